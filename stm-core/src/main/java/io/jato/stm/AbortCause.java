@@ -1,0 +1,44 @@
+package io.jato.stm;
+
+/**
+ * Why a transaction attempt ended without committing. Every cause is counted in
+ * {@link StmStatistics}; all but {@link #USER_ABORT} and {@link #USER_EXCEPTION} make
+ * {@link Stm#atomic} retry the transaction after a randomized exponential backoff.
+ */
+public enum AbortCause {
+    /** An item the transaction read was changed by another commit before this one validated. */
+    READ_VALIDATION,
+    /** An item the transaction read was locked by another committing transaction at validation. */
+    READ_LOCKED,
+    /** A write lock was not acquired within the spin bound (suspected deadlock; no write-set sort). */
+    LOCK_BUSY,
+    /** An execution-time read found its item locked for longer than the read spin bound. */
+    READ_BUSY,
+    /** An item the transaction used was deleted (retired) by a concurrent commit. */
+    DELETED,
+    /** A timestamp-ordering protocol could not find a commit timestamp consistent with the reads. */
+    TIMESTAMP_ORDER,
+    /** User code threw after observing inconsistent state: the exception is discarded and retried. */
+    INCONSISTENT_READ,
+    /** The user called {@link Txn#abort()}: rolled back, not retried. */
+    USER_ABORT,
+    /** User code threw on a consistent state: rolled back, not retried, the exception rethrown. */
+    USER_EXCEPTION;
+
+    private static final AbortCause[] VALUES = values();
+
+    /** @return the cause with the given ordinal (no allocation, unlike {@code values()}) */
+    public static AbortCause of(int ordinal) {
+        return VALUES[ordinal];
+    }
+
+    /** @return the number of causes */
+    public static int count() {
+        return VALUES.length;
+    }
+
+    /** @return true if {@link Stm#atomic} retries the transaction after this cause */
+    public boolean isRetried() {
+        return this != USER_ABORT && this != USER_EXCEPTION;
+    }
+}

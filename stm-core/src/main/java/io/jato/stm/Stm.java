@@ -1,0 +1,275 @@
+package io.jato.stm;
+
+import io.jato.stm.internal.Tunables;
+import io.jato.stm.spi.ConcurrencyControl;
+import io.jato.stm.spi.Protocol;
+import io.jato.stm.spi.ProtocolContext;
+import io.jato.stm.spi.TxnContext;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A transactional store: the transactional objects created for it and the concurrency-control
+ * protocol that keeps their transactions serializable. There is no global instance; stores with
+ * different protocols live side by side, and an object belongs to exactly one store.
+ *
+ * <pre>{@code
+ * Stm stm = Stm.builder().protocol("occ").build();
+ * TxHashMap<Long, Long> balances = new TxHashMap<>(stm);
+ * long total = stm.atomic(txn -> balances.get(txn, 1L) + balances.get(txn, 2L));
+ * }</pre>
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>Committed transactions are serializable, whatever protocol the store uses.</li>
+ *   <li>{@link #atomic} retries a transaction that conflicts, after a randomized exponential backoff,
+ *       until it commits (or {@link Builder#maxAttempts} is reached), and returns the body's result.</li>
+ *   <li>An exception thrown by the body rolls the transaction back — nothing it wrote becomes visible,
+ *       no lock stays held — and is rethrown unchanged; unless the body had read a state that no longer
+ *       validates, in which case the exception is discarded and the transaction retried.</li>
+ *   <li>{@code atomic} called inside a running transaction of the same store on the same thread joins
+ *       it (flat nesting): the inner body commits or aborts with the outer transaction. Transactions of
+ *       different stores are independent: nesting one store's {@code atomic} inside another's gives no
+ *       atomicity across the two.</li>
+ * </ul>
+ *
+ * <p>Each thread that runs transactions gets one reusable transaction object per store, found with one
+ * thread-local lookup per transaction (not per operation). It stays reachable from the thread while
+ * the thread lives.
+ */
+public final class Stm {
+    private final String name;
+    private final String protocolName;
+    private final ConcurrencyControl cc;
+    private final ProtocolContext protocolContext;
+    private final boolean statistics;
+    private final long[] settings;
+    private final ThreadLocal<TxnContext> contexts;
+    private final List<TxnContext> registered = new ArrayList<>();
+    /** Counters of contexts whose threads have died; guarded by {@code registered}. */
+    private final long[] retired = new long[2 + AbortCause.count()];
+
+    private Stm(Builder b, Protocol protocol) {
+        this.name = b.name;
+        this.protocolName = protocol.name();
+        this.protocolContext = ProtocolContext.create(TimeUnit.MILLISECONDS.toNanos(b.epochMillis),
+                b.lockSpinLimit, b.readSpinLimit);
+        this.statistics = b.statistics;
+        this.settings = new long[] {b.backoffBaseNanos, b.backoffMaxNanos, b.maxAttempts};
+        this.cc = protocol.create(protocolContext);
+        this.contexts = ThreadLocal.withInitial(this::newContext);
+    }
+
+    /** @return a builder with the defaults: protocol {@code "occ"}, statistics on */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return a store with every default (Silo-style OCC) */
+    public static Stm create() {
+        return builder().build();
+    }
+
+    /** @return the names of every protocol a builder can select, sorted */
+    public static List<String> availableProtocols() {
+        return new ArrayList<>(loadProtocols().keySet());
+    }
+
+    /**
+     * Runs {@code body} as a transaction and returns its result.
+     *
+     * @throws TxnAbortedException if the body called {@link Txn#abort()} or the attempt limit was hit
+     */
+    public <T> T atomic(TxnFunction<T> body) {
+        Objects.requireNonNull(body, "body");
+        return contexts.get().execute(body, null, false);
+    }
+
+    /** Runs {@code body} as a transaction; the void form of {@link #atomic}. */
+    public void run(TxnRunnable body) {
+        Objects.requireNonNull(body, "body");
+        contexts.get().execute(null, body, false);
+    }
+
+    /**
+     * Runs {@code body} as a transaction declared read-only: it takes the cheaper commit path (no
+     * locks, no timestamp) and any write throws {@link IllegalStateException}.
+     */
+    public <T> T readOnly(TxnFunction<T> body) {
+        Objects.requireNonNull(body, "body");
+        return contexts.get().execute(body, null, true);
+    }
+
+    /** @return true if the calling thread is inside a transaction of this store */
+    public boolean inTransaction() {
+        return contexts.get().isActive();
+    }
+
+    /** @return this store's name (for messages and statistics) */
+    public String name() {
+        return name;
+    }
+
+    /** @return the name of the protocol this store runs */
+    public String protocol() {
+        return protocolName;
+    }
+
+    /**
+     * SPI: the protocol instance, for transactional-object implementations (non-transactional
+     * operations and diagnostics). Applications do not need it.
+     */
+    public ConcurrencyControl concurrencyControl() {
+        return cc;
+    }
+
+    /** @return a snapshot of the counters, or all zeros if statistics are off */
+    public StmStatistics statistics() {
+        long[] acc;
+        synchronized (registered) {
+            acc = retired.clone();
+            for (Iterator<TxnContext> it = registered.iterator(); it.hasNext(); ) {
+                TxnContext c = it.next();
+                if (!c.owner().isAlive()) {
+                    c.addStatisticsTo(retired);
+                    it.remove();
+                }
+                c.addStatisticsTo(acc);
+            }
+        }
+        long[] byCause = new long[AbortCause.count()];
+        System.arraycopy(acc, 2, byCause, 0, byCause.length);
+        return new StmStatistics(acc[0], acc[1], byCause);
+    }
+
+    @Override
+    public String toString() {
+        return "Stm{" + name + ", protocol=" + protocolName + '}';
+    }
+
+    private TxnContext newContext() {
+        TxnContext c = new TxnContext(this, cc, protocolContext, statistics, settings);
+        synchronized (registered) {
+            registered.add(c);
+        }
+        return c;
+    }
+
+    private static TreeMap<String, Protocol> loadProtocols() {
+        TreeMap<String, Protocol> byName = new TreeMap<>();
+        ClassLoader tccl = Thread.currentThread().getContextClassLoader();
+        for (ServiceLoader<Protocol> loader : List.of(ServiceLoader.load(Protocol.class, Stm.class.getClassLoader()),
+                ServiceLoader.load(Protocol.class, tccl))) {
+            for (Protocol p : loader) {
+                byName.putIfAbsent(p.name(), p);
+            }
+        }
+        return byName;
+    }
+
+    /**
+     * Configures a store. Every option is validated when set; an invalid one throws
+     * {@link IllegalArgumentException} naming the option.
+     */
+    public static final class Builder {
+        private String name = "stm";
+        private String protocol = "occ";
+        private boolean statistics = true;
+        private long backoffBaseNanos = 500;
+        private long backoffMaxNanos = 200_000;
+        private int maxAttempts = Integer.MAX_VALUE;
+        private int lockSpinLimit = Tunables.LOCK_SPINS;
+        private int readSpinLimit = Tunables.READ_SPINS;
+        private int epochMillis = Tunables.EPOCH_MILLIS;
+
+        private Builder() {
+        }
+
+        /** The protocol by name; see {@link Stm#availableProtocols()}. Default {@code "occ"}. */
+        public Builder protocol(String protocolName) {
+            this.protocol = Objects.requireNonNull(protocolName, "protocolName");
+            return this;
+        }
+
+        /** A name used in messages. Default {@code "stm"}. */
+        public Builder name(String storeName) {
+            this.name = Objects.requireNonNull(storeName, "storeName");
+            return this;
+        }
+
+        /** Whether to count starts, commits and aborts by cause. Default on. */
+        public Builder statistics(boolean enabled) {
+            this.statistics = enabled;
+            return this;
+        }
+
+        /**
+         * Randomized exponential backoff between attempts: the k-th retry waits a uniformly random
+         * time below {@code min(max, base * 2^k)}. {@code base == 0} disables backoff.
+         */
+        public Builder backoff(long baseNanos, long maxNanos) {
+            if (baseNanos < 0 || maxNanos < baseNanos || baseNanos > TimeUnit.SECONDS.toNanos(1)) {
+                throw new IllegalArgumentException("backoff needs 0 <= base <= max and base <= 1s, got base="
+                        + baseNanos + "ns max=" + maxNanos + "ns");
+            }
+            this.backoffBaseNanos = baseNanos;
+            this.backoffMaxNanos = maxNanos;
+            return this;
+        }
+
+        /** Attempts before {@code atomic} gives up with {@link TxnAbortedException}. Default unlimited. */
+        public Builder maxAttempts(int attempts) {
+            if (attempts < 1) {
+                throw new IllegalArgumentException("maxAttempts must be >= 1, got " + attempts);
+            }
+            this.maxAttempts = attempts;
+            return this;
+        }
+
+        /** Lock attempts per item before a commit suspects deadlock and aborts. */
+        public Builder lockSpinLimit(int spins) {
+            if (spins < 1) {
+                throw new IllegalArgumentException("lockSpinLimit must be >= 1, got " + spins);
+            }
+            this.lockSpinLimit = spins;
+            return this;
+        }
+
+        /** Polls of a locked item by a read before the attempt aborts. */
+        public Builder readSpinLimit(int spins) {
+            if (spins < 1) {
+                throw new IllegalArgumentException("readSpinLimit must be >= 1, got " + spins);
+            }
+            this.readSpinLimit = spins;
+            return this;
+        }
+
+        /** The epoch period in milliseconds. Default 40 (Silo). */
+        public Builder epochMillis(int millis) {
+            if (millis < 1) {
+                throw new IllegalArgumentException("epochMillis must be >= 1, got " + millis);
+            }
+            this.epochMillis = millis;
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException if the protocol name is unknown; the message lists the known ones
+         */
+        public Stm build() {
+            TreeMap<String, Protocol> known = loadProtocols();
+            Protocol p = known.get(protocol);
+            if (p == null) {
+                throw new IllegalArgumentException("unknown protocol '" + protocol + "'; known protocols: "
+                        + String.join(", ", known.keySet()));
+            }
+            return new Stm(this, p);
+        }
+    }
+}

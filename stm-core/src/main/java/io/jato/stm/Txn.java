@@ -1,0 +1,38 @@
+package io.jato.stm;
+
+/**
+ * The capability to act inside one transaction, handed to the function given to
+ * {@link Stm#atomic}. Every transactional operation takes it explicitly, so no operation looks up
+ * a thread-local.
+ *
+ * <p>A {@code Txn} is confined to the thread that runs the transaction. Using it from another
+ * thread, or after its transaction ended and before the thread starts another one, throws
+ * {@link IllegalStateException}. The object is reused by the thread's later transactions on the
+ * same store (that is what keeps transactions allocation-free), so a reference kept past its
+ * transaction refers to whatever transaction that thread runs next.
+ *
+ * <p>Instances are created only by {@link Stm}.
+ */
+public abstract class Txn {
+
+    /** Only the store's own transaction class extends this. */
+    protected Txn() {
+    }
+
+    /** @return the store this transaction runs in */
+    public abstract Stm stm();
+
+    /** @return true if the transaction was declared read-only (writes throw) */
+    public abstract boolean isReadOnly();
+
+    /** @return how many attempts ended before this one (0 on the first attempt) */
+    public abstract int attempt();
+
+    /**
+     * Rolls the transaction back and ends it without retrying: {@link Stm#atomic} throws
+     * {@link TxnAbortedException} with cause {@link AbortCause#USER_ABORT}. Never returns.
+     *
+     * @return nothing; declared so callers can write {@code throw txn.abort()} for flow analysis
+     */
+    public abstract RuntimeException abort();
+}

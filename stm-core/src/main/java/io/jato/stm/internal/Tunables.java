@@ -1,0 +1,57 @@
+package io.jato.stm.internal;
+
+/**
+ * Every JVM-wide tunable, resolved once from system properties. Per-store settings are builder
+ * options on {@code Stm.Builder}; their defaults come from here. An unparsable or out-of-range
+ * property fails class initialisation with a message naming the property.
+ */
+public final class Tunables {
+    private Tunables() {
+    }
+
+    /** Write-lock attempts per item at commit before suspecting deadlock (default for the builder). */
+    public static final String LOCK_SPINS_PROPERTY = "jato.lockSpins";
+    public static final int DEFAULT_LOCK_SPINS = 256;
+    public static final int LOCK_SPINS = intProperty(LOCK_SPINS_PROPERTY, DEFAULT_LOCK_SPINS, 1);
+
+    /** Polls of a locked item by an execution-time read before the attempt aborts. */
+    public static final String READ_SPINS_PROPERTY = "jato.readSpins";
+    public static final int DEFAULT_READ_SPINS = 1024;
+    public static final int READ_SPINS = intProperty(READ_SPINS_PROPERTY, DEFAULT_READ_SPINS, 1);
+
+    /** Initial access-set capacity per thread and store (grows by doubling, never shrinks). */
+    public static final String ACCESS_SET_CAPACITY_PROPERTY = "jato.accessSetCapacity";
+    public static final int DEFAULT_ACCESS_SET_CAPACITY = 64;
+    public static final int ACCESS_SET_CAPACITY =
+            intProperty(ACCESS_SET_CAPACITY_PROPERTY, DEFAULT_ACCESS_SET_CAPACITY, 4);
+
+    /** Access-set size up to which lookups scan linearly; above it a hash index is kept. */
+    public static final String LINEAR_SCAN_LIMIT_PROPERTY = "jato.linearScanLimit";
+    public static final int DEFAULT_LINEAR_SCAN_LIMIT = 16;
+    public static final int LINEAR_SCAN_LIMIT = intProperty(LINEAR_SCAN_LIMIT_PROPERTY, DEFAULT_LINEAR_SCAN_LIMIT, 0);
+
+    /** Epoch period in milliseconds (Silo uses 40). */
+    public static final String EPOCH_MILLIS_PROPERTY = "jato.epochMillis";
+    public static final int DEFAULT_EPOCH_MILLIS = 40;
+    public static final int EPOCH_MILLIS = intProperty(EPOCH_MILLIS_PROPERTY, DEFAULT_EPOCH_MILLIS, 1);
+
+    /** Commits per thread between two checks of the epoch clock (a power of two). */
+    public static final int EPOCH_CHECK_MASK = 1023;
+
+    static int intProperty(String name, int defaultValue, int min) {
+        String raw = System.getProperty(name);
+        if (raw == null) {
+            return defaultValue;
+        }
+        int v;
+        try {
+            v = Integer.parseInt(raw.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("system property " + name + " must be an integer, was '" + raw + "'", e);
+        }
+        if (v < min) {
+            throw new IllegalArgumentException("system property " + name + " must be >= " + min + ", was " + v);
+        }
+        return v;
+    }
+}

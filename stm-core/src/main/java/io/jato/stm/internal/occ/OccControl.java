@@ -1,0 +1,297 @@
+package io.jato.stm.internal.occ;
+
+import io.jato.stm.AbortCause;
+import io.jato.stm.spi.ConcurrencyControl;
+import io.jato.stm.spi.Entry;
+import io.jato.stm.spi.LongItem;
+import io.jato.stm.spi.ProtocolContext;
+import io.jato.stm.spi.RefItem;
+import io.jato.stm.spi.TxItem;
+import io.jato.stm.spi.TxnContext;
+
+import static io.jato.stm.internal.occ.OccWord.LOCKED;
+import static io.jato.stm.internal.occ.OccWord.RETIRED;
+
+/*
+ * Silo-style OCC (seed paper 002 §2.1; Tu et al., SOSP 2013), as STO's OSTO runs it.
+ *
+ * Execution: reads are invisible. A read loads the word, the value, and the word again, all with
+ * acquire loads; equal unlocked words mean value and TID belong together. A locked word means a
+ * commit is installing: the reader polls it up to the read spin bound, then aborts (READ_BUSY)
+ * rather than wait behind a possibly slow writer. Writes are buffered in the access set.
+ *
+ * Commit: (1) lock every write item by CAS, in access order, giving up after the lock spin bound
+ * (bounded spinning instead of sorting the write set, seed 002 §4.7); (2) read the epoch — after
+ * the locks, which is the serialization point — and pick the TID: larger than every TID read or
+ * overwritten and than this thread's last TID, and not below the current epoch's first TID; no
+ * shared counter is written; (3) validate every read: the word must equal what was observed and
+ * not be locked by someone else; (4) install values, then publish each item's word = new TID,
+ * which also unlocks it.
+ *
+ * Departure from Silo: no epoch thread (see Epoch) and no per-record "latest version" bit — Jato
+ * keeps values in place. Like Silo, reads are not opaque: a doomed transaction may see an
+ * inconsistent snapshot before it fails validation; the core retries exceptions thrown from such a
+ * snapshot.
+ */
+
+/** The default protocol's per-store instance. Thread-safe and stateless apart from its settings. */
+public final class OccControl extends ConcurrencyControl {
+    private final ProtocolContext context;
+    private final int lockSpins;
+    private final int readSpins;
+
+    public OccControl(ProtocolContext context) {
+        this.context = context;
+        this.lockSpins = context.lockSpinLimit();
+        this.readSpins = context.readSpinLimit();
+    }
+
+    @Override
+    public String name() {
+        return OccProtocol.NAME;
+    }
+
+    @Override
+    public Object newTxnState(TxnContext txn) {
+        return new OccTxnState();
+    }
+
+    @Override
+    public void begin(TxnContext txn) {
+        ((OccTxnState) txn.ccState()).maxSeen = 0;
+    }
+
+    @Override
+    public Object readRef(TxnContext txn, RefItem item, Entry e) {
+        for (int spins = 0;; ) {
+            long w = item.wordAcquire();
+            if ((w & LOCKED) == 0) {
+                Object v = item.valueAcquire();
+                if (item.wordAcquire() == w) {
+                    observed(txn, e, w);
+                    return v;
+                }
+            }
+            if (++spins > readSpins) {
+                throw txn.rollback(AbortCause.READ_BUSY);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public long readLong(TxnContext txn, LongItem item, Entry e) {
+        for (int spins = 0;; ) {
+            long w = item.wordAcquire();
+            if ((w & LOCKED) == 0) {
+                long v = item.valueAcquire();
+                if (item.wordAcquire() == w) {
+                    observed(txn, e, w);
+                    return v;
+                }
+            }
+            if (++spins > readSpins) {
+                throw txn.rollback(AbortCause.READ_BUSY);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public void observe(TxnContext txn, TxItem item, Entry e) {
+        for (int spins = 0;; ) {
+            long w = item.wordAcquire();
+            if ((w & LOCKED) == 0) {
+                observed(txn, e, w);
+                return;
+            }
+            if (++spins > readSpins) {
+                throw txn.rollback(AbortCause.READ_BUSY);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private static void observed(TxnContext txn, Entry e, long w) {
+        e.setObserved(w);
+        OccTxnState s = (OccTxnState) txn.ccState();
+        long tid = w >>> OccWord.FLAG_BITS;
+        if (tid > s.maxSeen) {
+            s.maxSeen = tid;
+        }
+    }
+
+    @Override
+    public boolean isCurrent(TxnContext txn, Entry e) {
+        if (e.has(Entry.LOCKED)) {
+            return e.lockedWord() == e.observed();
+        }
+        return e.item().wordAcquire() == e.observed();
+    }
+
+    @Override
+    public AbortCause lock(TxnContext txn, Entry e) {
+        TxItem item = e.item();
+        for (int spins = 0;; ) {
+            long w = item.wordVolatile();
+            if ((w & RETIRED) != 0) {
+                return AbortCause.DELETED;
+            }
+            if ((w & LOCKED) == 0) {
+                if (item.casWord(w, w | LOCKED)) {
+                    e.setLockedWord(w);
+                    e.addFlags(Entry.LOCKED);
+                    OccTxnState s = (OccTxnState) txn.ccState();
+                    long tid = w >>> OccWord.FLAG_BITS;
+                    if (tid > s.maxSeen) {
+                        s.maxSeen = tid;
+                    }
+                    return null;
+                }
+            } else if (++spins > lockSpins) {
+                return AbortCause.LOCK_BUSY;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public long commitTimestamp(TxnContext txn, boolean readOnly) {
+        if (readOnly) {
+            return 0L;
+        }
+        OccTxnState s = (OccTxnState) txn.ccState();
+        // The epoch is read after every lock CAS (volatile, so not reordered before them).
+        long epoch = context.currentEpoch();
+        long tid = Math.max(s.maxSeen, s.lastTid) + 1;
+        long first = OccWord.firstTidOf(epoch);
+        if (tid < first) {
+            tid = first;
+        } else if (OccWord.epochOf(tid) > epoch) {
+            // The sequence overflowed into the next epoch: move the clock so it stays ahead.
+            context.advanceEpochTo(OccWord.epochOf(tid));
+        }
+        s.lastTid = tid;
+        return tid;
+    }
+
+    @Override
+    public AbortCause validate(TxnContext txn, Entry e, long commitTimestamp) {
+        if (e.has(Entry.LOCKED)) {
+            // Our own lock: the word under it is the one we replaced.
+            return e.lockedWord() == e.observed() ? null
+                    : OccWord.isRetired(e.lockedWord()) ? AbortCause.DELETED : AbortCause.READ_VALIDATION;
+        }
+        long w = e.item().wordAcquire();
+        if (w == e.observed()) {
+            return null;
+        }
+        if ((w & LOCKED) != 0) {
+            return AbortCause.READ_LOCKED;
+        }
+        return (w & RETIRED) != 0 ? AbortCause.DELETED : AbortCause.READ_VALIDATION;
+    }
+
+    @Override
+    public void publish(TxnContext txn, Entry e, long commitTimestamp) {
+        long w = commitTimestamp << OccWord.FLAG_BITS;
+        if (e.has(Entry.RETIRE)) {
+            w |= RETIRED;
+        }
+        e.item().setWordRelease(w);
+    }
+
+    @Override
+    public void unlock(TxnContext txn, Entry e) {
+        e.item().setWordRelease(e.lockedWord());
+    }
+
+    @Override
+    public long lockNonTx(TxItem item) {
+        for (int spins = 0;; spins++) {
+            long w = item.wordVolatile();
+            if ((w & RETIRED) != 0) {
+                return RETIRED_ITEM;
+            }
+            if ((w & LOCKED) == 0 && item.casWord(w, w | LOCKED)) {
+                return w;
+            }
+            if (spins < 1024) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+        }
+    }
+
+    @Override
+    public void unlockNonTx(TxItem item, long lockedWord, boolean changed, boolean retire) {
+        long w = changed ? lockedWord + (1L << OccWord.FLAG_BITS) : lockedWord;
+        if (retire) {
+            w |= RETIRED;
+        }
+        item.setWordRelease(w);
+    }
+
+    @Override
+    public Object loadRef(RefItem item) {
+        for (int spins = 0;; spins++) {
+            long w = item.wordAcquire();
+            if ((w & LOCKED) == 0) {
+                Object v = item.valueAcquire();
+                if (item.wordAcquire() == w) {
+                    return v;
+                }
+            }
+            pause(spins);
+        }
+    }
+
+    @Override
+    public long loadLong(LongItem item) {
+        for (int spins = 0;; spins++) {
+            long w = item.wordAcquire();
+            if ((w & LOCKED) == 0) {
+                long v = item.valueAcquire();
+                if (item.wordAcquire() == w) {
+                    return v;
+                }
+            }
+            pause(spins);
+        }
+    }
+
+    private static void pause(int spins) {
+        if (spins < 1024) {
+            Thread.onSpinWait();
+        } else {
+            Thread.yield();
+        }
+    }
+
+    @Override
+    public boolean isLocked(TxItem item) {
+        return OccWord.isLocked(item.wordAcquire());
+    }
+
+    @Override
+    public boolean isRetired(TxItem item) {
+        return OccWord.isRetired(item.wordAcquire());
+    }
+
+    @Override
+    public String checkQuiescent(TxItem item) {
+        long w = item.wordAcquire();
+        if (OccWord.isLocked(w)) {
+            return "item still locked: " + OccWord.describe(w);
+        }
+        if ((w & 4L) != 0) {
+            return "reserved bit set: " + OccWord.describe(w);
+        }
+        long epochNow = context.currentEpoch();
+        if (OccWord.epochOf(OccWord.tid(w)) > epochNow) {
+            return "TID from a future epoch (" + OccWord.describe(w) + ", epoch now " + epochNow + ")";
+        }
+        return null;
+    }
+}

@@ -1,0 +1,9 @@
+package io.jato.stm.internal.occ;
+
+/** Per-transaction OCC state; owned by one thread. */
+final class OccTxnState {
+    /** The largest TID this attempt read or locked. */
+    long maxSeen;
+    /** The TID of this thread's last committed writing transaction. */
+    long lastTid;
+}

@@ -1,0 +1,142 @@
+package io.jato.stm.spi;
+
+import io.jato.stm.AbortCause;
+
+/**
+ * One store's concurrency-control protocol: it owns the meaning of every {@link TxItem}'s metadata
+ * slots, decides what a read observes, and supplies the per-entry steps of the commit driver.
+ *
+ * <h2>The commit driver</h2>
+ * {@link TxnContext#commit} runs the same phases for every protocol, calling these hooks:
+ * <ol>
+ *   <li><b>lock</b> — {@link #lock} for each {@link Entry#WRITE} entry not already
+ *       {@link Entry#LOCKED} (eager protocols lock in {@link #onWrite} instead);</li>
+ *   <li><b>timestamp</b> — {@link #commitTimestamp}, once, after every write item is locked;</li>
+ *   <li><b>validate</b> — {@link #validate} for each {@link Entry#READ} entry (and the participant's
+ *       check for {@link Entry#CHECK} entries);</li>
+ *   <li><b>install</b> — {@link #install} for every write entry, then {@link #publish} for every
+ *       write entry: no new version becomes visible before every value is in place;</li>
+ *   <li><b>finish</b> — {@link #finish}; on abort, {@link #unlock} for each locked entry first.</li>
+ * </ol>
+ * Hooks return {@code null} to continue or the {@link AbortCause} that ends the attempt; they never
+ * throw on a conflict. A store uses exactly one protocol class, so every hook call is monomorphic.
+ *
+ * <h2>Execution-time reads</h2>
+ * {@link #readRef}, {@link #readLong} and {@link #observe} record what a transaction saw into its
+ * entry (setting {@link Entry#READ} and the observation fields). A read that cannot proceed calls
+ * {@link TxnContext#rollback(AbortCause)}, which unwinds user code with a preallocated signal.
+ *
+ * <p>Implementations are thread-safe: one instance serves every thread of the store.
+ */
+public abstract class ConcurrencyControl {
+
+    protected ConcurrencyControl() {
+    }
+
+    /** @return the protocol name this instance was created for */
+    public abstract String name();
+
+    /** Creates the protocol's per-transaction state, once per {@link TxnContext}; may be null. */
+    public Object newTxnState(TxnContext txn) {
+        return null;
+    }
+
+    /** Called when a transaction attempt starts (e.g. to take a snapshot timestamp). */
+    public void begin(TxnContext txn) {
+    }
+
+    /** Reads a reference item consistently with its version and records the observation in {@code e}. */
+    public abstract Object readRef(TxnContext txn, RefItem item, Entry e);
+
+    /** Reads a long item consistently with its version and records the observation in {@code e}. */
+    public abstract long readLong(TxnContext txn, LongItem item, Entry e);
+
+    /** Records the item's version in {@code e} without a value (absence and structure versions). */
+    public abstract void observe(TxnContext txn, TxItem item, Entry e);
+
+    /**
+     * Called when an entry first becomes a write during execution. Lazy protocols do nothing; eager
+     * ones lock here and set {@link Entry#LOCKED}.
+     *
+     * @return null, or the cause that aborts the transaction
+     */
+    public AbortCause onWrite(TxnContext txn, Entry e) {
+        return null;
+    }
+
+    /**
+     * Side-effect-free check that what {@code e} observed is still current (no lock taken, no
+     * timestamp extended). Used to decide whether an exception thrown by user code came from an
+     * inconsistent snapshot.
+     */
+    public abstract boolean isCurrent(TxnContext txn, Entry e);
+
+    /** Commit phase 1: locks a write item. On success sets {@link Entry#LOCKED}. */
+    public abstract AbortCause lock(TxnContext txn, Entry e);
+
+    /**
+     * Chooses the commit timestamp after every write item is locked.
+     *
+     * @param readOnly true if the transaction wrote nothing (protocols may skip work)
+     */
+    public abstract long commitTimestamp(TxnContext txn, boolean readOnly);
+
+    /** Commit phase 2: checks that what {@code e} observed still holds at {@code commitTimestamp}. */
+    public abstract AbortCause validate(TxnContext txn, Entry e, long commitTimestamp);
+
+    /**
+     * Commit phase 3a: writes the entry's pending value. The default installs in place (the kind
+     * switch of {@link Entry#installInPlace}); multi-version protocols override it.
+     */
+    public void install(TxnContext txn, Entry e, long commitTimestamp) {
+        e.installInPlace(txn, commitTimestamp);
+    }
+
+    /** Commit phase 3b: publishes the item's new version and releases its lock. */
+    public abstract void publish(TxnContext txn, Entry e, long commitTimestamp);
+
+    /** Abort path: releases a lock taken by {@link #lock} or {@link #onWrite}, leaving the version. */
+    public abstract void unlock(TxnContext txn, Entry e);
+
+    /** Called last, after a commit or after the abort path released every lock. */
+    public void finish(TxnContext txn, boolean committed) {
+    }
+
+    // ---- non-transactional single operations (loading, set-up) ----
+
+    /** Returned by {@link #lockNonTx} for a retired item, which is not locked. */
+    public static final long RETIRED_ITEM = -1L;
+
+    /**
+     * Locks an item for a non-transactional write, waiting as long as needed.
+     *
+     * @return the word to hand back to {@link #unlockNonTx}, or {@link #RETIRED_ITEM} if the item
+     *         was retired (it is then not locked and the caller must look it up again)
+     */
+    public abstract long lockNonTx(TxItem item);
+
+    /**
+     * Releases a non-transactional lock.
+     *
+     * @param changed give the item a new version (its value or presence changed)
+     * @param retire  mark the item retired (unlinked)
+     */
+    public abstract void unlockNonTx(TxItem item, long lockedWord, boolean changed, boolean retire);
+
+    /** Reads a reference item's committed value outside any transaction (a one-item snapshot). */
+    public abstract Object loadRef(RefItem item);
+
+    /** Reads a long item's committed value outside any transaction. */
+    public abstract long loadLong(LongItem item);
+
+    // ---- diagnostics, used by tests after concurrent runs ----
+
+    /** @return true if some transaction holds the item's lock */
+    public abstract boolean isLocked(TxItem item);
+
+    /** @return null if the item's metadata satisfies the protocol's invariants, else what is wrong */
+    public abstract String checkQuiescent(TxItem item);
+
+    /** @return true if the item was retired (unlinked) by a committed delete */
+    public abstract boolean isRetired(TxItem item);
+}

@@ -1,0 +1,251 @@
+package io.jato.stm.spi;
+
+/**
+ * One access-set entry: everything a transaction knows about one {@link TxItem} it touched. At
+ * most one entry exists per item per transaction, so a read followed by a write shares an entry
+ * (read-your-writes needs no second lookup, validation knows the item is locked by us).
+ *
+ * <p>Entries are owned by a single {@link TxnContext} and pre-allocated; they are reused across
+ * transactions and never escape their thread. Nothing here is thread-safe.
+ *
+ * <h2>Flags</h2>
+ * The low 16 bits are defined here; the high 16 bits ({@link #PROTOCOL_FLAG_0} and up) belong to
+ * the store's protocol (e.g. "read lock held" for 2PL).
+ *
+ * <h2>Install kinds</h2>
+ * How the commit driver writes the pending value of a {@link #WRITE} entry. The built-in kinds are
+ * dispatched with a switch, without a virtual call; only {@link #KIND_CUSTOM} calls the entry's
+ * {@link TxParticipant}.
+ */
+public final class Entry {
+    /** The observed version must be validated at commit. */
+    public static final int READ = 1;
+    /** The item must be locked at commit and get a new version; its value is installed per kind. */
+    public static final int WRITE = 1 << 1;
+    /** This transaction holds the item's write lock (set and cleared by the protocol). */
+    public static final int LOCKED = 1 << 2;
+    /** The install retires the item: it is unlinked and its word never changes again. */
+    public static final int RETIRE = 1 << 3;
+    /** The item was created by this transaction and is published by the participant's install. */
+    public static final int INSERT = 1 << 4;
+    /** Call {@link TxParticipant#check} during validation. */
+    public static final int CHECK = 1 << 5;
+    /** Call {@link TxParticipant#cleanup} when the transaction ends, committed or not. */
+    public static final int CLEANUP = 1 << 6;
+    /** First flag bit reserved for the protocol. */
+    public static final int PROTOCOL_FLAG_0 = 1 << 16;
+    /** Second flag bit reserved for the protocol. */
+    public static final int PROTOCOL_FLAG_1 = 1 << 17;
+
+    /** Bump the version only (absence stripes, structure versions). */
+    public static final int KIND_NONE = 0;
+    /** Store {@link #pendingRef()} into a {@link RefItem}. */
+    public static final int KIND_REF = 1;
+    /** Store {@link #pendingLong()} into a {@link LongItem}. */
+    public static final int KIND_LONG = 2;
+    /** Add {@link #pendingLong()} to a {@link LongItem} at commit: a commit-time update. */
+    public static final int KIND_ADD_LONG = 3;
+    /** Call the entry's {@link TxParticipant#install}. */
+    public static final int KIND_CUSTOM = 4;
+
+    TxItem item;
+    TxParticipant participant;
+    Object key;
+    int flags;
+    int kind;
+    long observed;
+    long observed2;
+    long lockedWord;
+    Object readRef;
+    long readLong;
+    Object pendingRef;
+    long pendingLong;
+
+    Entry() {
+    }
+
+    void reset(TxItem item) {
+        this.item = item;
+        this.participant = null;
+        this.key = null;
+        this.flags = 0;
+        this.kind = KIND_NONE;
+        this.observed = 0L;
+        this.observed2 = 0L;
+        this.lockedWord = 0L;
+        this.readRef = null;
+        this.readLong = 0L;
+        this.pendingRef = null;
+        this.pendingLong = 0L;
+    }
+
+    /** Drops references so a finished transaction retains no user objects. */
+    void clearRefs() {
+        item = null;
+        participant = null;
+        key = null;
+        readRef = null;
+        pendingRef = null;
+    }
+
+    public TxItem item() {
+        return item;
+    }
+
+    public int flags() {
+        return flags;
+    }
+
+    public boolean has(int flag) {
+        return (flags & flag) != 0;
+    }
+
+    public void addFlags(int f) {
+        flags |= f;
+    }
+
+    public void clearFlags(int f) {
+        flags &= ~f;
+    }
+
+    public int kind() {
+        return kind;
+    }
+
+    public TxParticipant participant() {
+        return participant;
+    }
+
+    public Object key() {
+        return key;
+    }
+
+    /** Protocol-defined observation (OCC: the TID word seen by the read). */
+    public long observed() {
+        return observed;
+    }
+
+    public void setObserved(long v) {
+        observed = v;
+    }
+
+    /** Second protocol-defined observation (TicToc: the rts seen by the read). */
+    public long observed2() {
+        return observed2;
+    }
+
+    public void setObserved2(long v) {
+        observed2 = v;
+    }
+
+    /** The word the protocol replaced when it locked the item; restored on abort. */
+    public long lockedWord() {
+        return lockedWord;
+    }
+
+    public void setLockedWord(long v) {
+        lockedWord = v;
+    }
+
+    /** The value the first read returned; later reads of the item in the transaction return it. */
+    public Object readRef() {
+        return readRef;
+    }
+
+    public void setReadRef(Object v) {
+        readRef = v;
+    }
+
+    public long readLong() {
+        return readLong;
+    }
+
+    public void setReadLong(long v) {
+        readLong = v;
+    }
+
+    public Object pendingRef() {
+        return pendingRef;
+    }
+
+    public long pendingLong() {
+        return pendingLong;
+    }
+
+    /** Marks the entry a write of {@code value} with install kind {@link #KIND_REF}. */
+    void writeRef(Object value) {
+        pendingRef = value;
+        kind = KIND_REF;
+        flags |= WRITE;
+    }
+
+    /** Marks the entry a write of {@code value} with install kind {@link #KIND_LONG}. */
+    void writeLong(long value) {
+        pendingLong = value;
+        kind = KIND_LONG;
+        flags |= WRITE;
+    }
+
+    /** Adds {@code delta} to a commit-time add, or to the pending value of an absolute write. */
+    void addLong(long delta) {
+        if ((flags & WRITE) != 0 && (kind == KIND_LONG || kind == KIND_ADD_LONG)) {
+            pendingLong += delta;
+        } else {
+            pendingLong = delta;
+            kind = KIND_ADD_LONG;
+            flags |= WRITE;
+        }
+    }
+
+    /** Marks the entry a custom write installed by {@code p}. */
+    void writeCustom(TxParticipant p, Object key, Object value) {
+        participant = p;
+        this.key = key;
+        pendingRef = value;
+        kind = KIND_CUSTOM;
+        flags |= WRITE;
+    }
+
+    /** Marks the entry a version-only write (a structure or absence version bump). */
+    void writeVersionOnly() {
+        flags |= WRITE;
+    }
+
+    /** Sets a participant and key without making the entry a write (for CHECK/CLEANUP). */
+    public void attach(TxParticipant p, Object key) {
+        participant = p;
+        this.key = key;
+    }
+
+    /**
+     * Writes the pending value into the item in place: the built-in kinds by a switch, a custom
+     * entry through its participant. Called with the item locked, before its version is published.
+     */
+    public void installInPlace(TxnContext txn, long commitTimestamp) {
+        switch (kind) {
+            case KIND_NONE:
+                break;
+            case KIND_REF:
+                ((RefItem) item).setValueRelease(pendingRef);
+                break;
+            case KIND_LONG:
+                ((LongItem) item).setValueRelease(pendingLong);
+                break;
+            case KIND_ADD_LONG: {
+                LongItem cell = (LongItem) item;
+                cell.setValueRelease(cell.valueAcquire() + pendingLong);
+                break;
+            }
+            case KIND_CUSTOM:
+                participant.install(txn, this, commitTimestamp);
+                break;
+            default:
+                throw new IllegalStateException("unknown install kind " + kind);
+        }
+    }
+
+    /** Replaces the pending reference of a write entry. */
+    public void setPendingRef(Object v) {
+        pendingRef = v;
+    }
+}

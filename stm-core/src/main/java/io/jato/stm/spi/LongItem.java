@@ -1,0 +1,36 @@
+package io.jato.stm.spi;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * An item whose committed value is one primitive {@code long} (no boxing on any path). Ordering as
+ * in {@link RefItem}: release stores by the lock holder, acquire loads by readers.
+ */
+public class LongItem extends TxItem {
+    private static final VarHandle VALUE;
+
+    static {
+        try {
+            VALUE = MethodHandles.lookup().findVarHandle(LongItem.class, "value", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    @SuppressWarnings("unused") // accessed through VALUE
+    private volatile long value;
+
+    /** @param initial the committed value before the item is published */
+    public LongItem(long initial) {
+        VALUE.set(this, initial);
+    }
+
+    public final long valueAcquire() {
+        return (long) VALUE.getAcquire(this);
+    }
+
+    public final void setValueRelease(long v) {
+        VALUE.setRelease(this, v);
+    }
+}

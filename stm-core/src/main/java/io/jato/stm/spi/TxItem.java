@@ -1,0 +1,114 @@
+package io.jato.stm.spi;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The concurrency-control metadata of one transactional item: the unit a protocol versions,
+ * locks and validates (a box, a hash-map entry, an absence stripe, later a record's field group).
+ *
+ * <p>An item carries three protocol-owned slots whose meaning is defined entirely by the store's
+ * {@link ConcurrencyControl}: a primary word (OCC: the TID word; TicToc: {@code wts} and the lock
+ * bit; 2PL: the reader/writer lock word), a secondary word (TicToc: {@code rts}) and a reference
+ * (MVCC: the head of the version chain; a timestamp history). Data types never interpret them.
+ * Values live in subclasses ({@link RefItem}, {@link LongItem}) or in the data type's own fields.
+ *
+ * <p>Memory ordering: accessor names say the mode ({@code ...Acquire}, {@code set...Release},
+ * {@code cas...} with volatile semantics, {@code ...Plain} only before the item is published).
+ * Writers are the protocol's lock holder or a CAS winner; readers are any thread.
+ */
+public class TxItem {
+    private static final VarHandle WORD;
+    private static final VarHandle WORD2;
+    private static final VarHandle EXT;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            WORD = lookup.findVarHandle(TxItem.class, "word", long.class);
+            WORD2 = lookup.findVarHandle(TxItem.class, "word2", long.class);
+            EXT = lookup.findVarHandle(TxItem.class, "ext", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Primary protocol word. Written by CAS (lock) or release store (publish/unlock). */
+    @SuppressWarnings("unused") // accessed through WORD
+    private volatile long word;
+    /** Secondary protocol word (e.g. TicToc rts). Written by CAS or by the lock holder. */
+    @SuppressWarnings("unused") // accessed through WORD2
+    private volatile long word2;
+    /** Protocol-owned reference (e.g. an MVCC version chain). Written by CAS or the lock holder. */
+    @SuppressWarnings("unused") // accessed through EXT
+    private volatile Object ext;
+
+    /** Hash used by access-set indexes; fixed at construction. */
+    private final int hash;
+
+    /** Creates an item with all protocol slots zero; call from the data type before publishing. */
+    public TxItem() {
+        // Spread so that power-of-two index tables see the high bits too.
+        int h = System.identityHashCode(this) * 0x9E3779B9;
+        this.hash = h ^ (h >>> 16);
+    }
+
+    /** @return this item's identity hash for access-set indexes (computed once at construction) */
+    public final int itemHash() {
+        return hash;
+    }
+
+    public final long wordAcquire() {
+        return (long) WORD.getAcquire(this);
+    }
+
+    public final long wordVolatile() {
+        return (long) WORD.getVolatile(this);
+    }
+
+    public final long wordOpaque() {
+        return (long) WORD.getOpaque(this);
+    }
+
+    public final void setWordRelease(long value) {
+        WORD.setRelease(this, value);
+    }
+
+    public final void setWordVolatile(long value) {
+        WORD.setVolatile(this, value);
+    }
+
+    /** Plain store: only before the item is reachable by other threads. */
+    public final void setWordPlain(long value) {
+        WORD.set(this, value);
+    }
+
+    /** CAS with volatile semantics. */
+    public final boolean casWord(long expected, long value) {
+        return WORD.compareAndSet(this, expected, value);
+    }
+
+    public final long word2Acquire() {
+        return (long) WORD2.getAcquire(this);
+    }
+
+    public final void setWord2Release(long value) {
+        WORD2.setRelease(this, value);
+    }
+
+    public final boolean casWord2(long expected, long value) {
+        return WORD2.compareAndSet(this, expected, value);
+    }
+
+    public final Object extAcquire() {
+        return EXT.getAcquire(this);
+    }
+
+    public final void setExtRelease(Object value) {
+        EXT.setRelease(this, value);
+    }
+
+    public final boolean casExt(Object expected, Object value) {
+        return EXT.compareAndSet(this, expected, value);
+    }
+}

@@ -1,0 +1,45 @@
+package io.jato.stm.spi;
+
+/**
+ * The data-type half of the commit protocol (STO's {@code TObject}): what a transactional object
+ * does for one of its {@link Entry entries} beyond versioning. Locking, validating and publishing
+ * an item's version belong to the store's {@link ConcurrencyControl}; the participant supplies only
+ * what depends on the data type's semantics:
+ *
+ * <ul>
+ *   <li>{@link #check} — an extra validation (flag {@link Entry#CHECK}), e.g. a predicate on a value;</li>
+ *   <li>{@link #install} — writing a {@link Entry#KIND_CUSTOM} entry's pending state into the object
+ *       while every write item of the transaction is locked (inserting a node into an index,
+ *       unlinking a deleted one, applying a commit-time update);</li>
+ *   <li>{@link #cleanup} — releasing per-transaction state when the transaction ends (flag
+ *       {@link Entry#CLEANUP}).</li>
+ * </ul>
+ *
+ * <p>Simple cells never reach a participant: the commit driver installs {@link Entry#KIND_REF},
+ * {@link Entry#KIND_LONG} and {@link Entry#KIND_ADD_LONG} entries itself, so the common commit loop
+ * makes no megamorphic call.
+ */
+public interface TxParticipant {
+
+    /**
+     * Validates type-specific state of an entry flagged {@link Entry#CHECK}, after every write item
+     * is locked. Must not block or allocate.
+     *
+     * @return {@code true} if the transaction may commit as far as this entry is concerned
+     */
+    default boolean check(TxnContext txn, Entry entry) {
+        return true;
+    }
+
+    /**
+     * Installs a {@link Entry#KIND_CUSTOM} entry. Runs with every write item of the transaction
+     * locked and before any new version is published; may add {@link Entry#RETIRE} to the entry.
+     *
+     * @param commitTimestamp the protocol's commit timestamp (meaning is protocol-specific)
+     */
+    void install(TxnContext txn, Entry entry, long commitTimestamp);
+
+    /** Called once per entry flagged {@link Entry#CLEANUP} after the transaction commits or aborts. */
+    default void cleanup(TxnContext txn, Entry entry, boolean committed) {
+    }
+}

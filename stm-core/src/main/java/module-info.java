@@ -1,0 +1,13 @@
+/**
+ * Jato's core: the public API ({@code io.jato.stm}), the SPI for protocols and transactional
+ * objects ({@code io.jato.stm.spi}), and the default Silo-style OCC protocol. Internals are not
+ * exported.
+ */
+module io.jato.stm {
+    exports io.jato.stm;
+    exports io.jato.stm.spi;
+
+    uses io.jato.stm.spi.Protocol;
+
+    provides io.jato.stm.spi.Protocol with io.jato.stm.internal.occ.OccProtocol;
+}
