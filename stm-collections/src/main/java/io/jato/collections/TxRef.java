@@ -1,0 +1,83 @@
+package io.jato.collections;
+
+import io.jato.stm.Stm;
+import io.jato.stm.Txn;
+import io.jato.stm.spi.RefItem;
+import io.jato.stm.spi.TxnContext;
+
+import java.util.Objects;
+
+/**
+ * A transactional reference to one value (which may be null). Reads inside a transaction see the
+ * transaction's own writes; the committed value changes only when a writing transaction commits.
+ * The referenced object should be immutable: the STM versions the reference, not the object.
+ *
+ * @param <V> the value type
+ */
+public final class TxRef<V> {
+    private final Stm stm;
+    private final RefItem cell;
+    private final Single<V> single = new Single<>(this);
+
+    /** Creates a reference in {@code stm} holding {@code initial}. */
+    public TxRef(Stm stm, V initial) {
+        this.stm = Objects.requireNonNull(stm, "stm");
+        this.cell = new RefItem(initial);
+    }
+
+    /** @return the value as of this transaction */
+    @SuppressWarnings("unchecked")
+    public V get(Txn txn) {
+        return (V) TxnContext.of(txn, stm).readRef(cell);
+    }
+
+    /** Sets the value; visible to others when the transaction commits. */
+    public void set(Txn txn, V value) {
+        TxnContext.of(txn, stm).writeRef(cell, value);
+    }
+
+    /** Sets the value and returns the previous one (a read and a write). */
+    public V getAndSet(Txn txn, V value) {
+        TxnContext ctx = TxnContext.of(txn, stm);
+        @SuppressWarnings("unchecked")
+        V old = (V) ctx.readRef(cell);
+        ctx.writeRef(cell, value);
+        return old;
+    }
+
+    /** @return the non-transactional view, for loading and inspection outside transactions */
+    public Single<V> single() {
+        return single;
+    }
+
+    /**
+     * Non-transactional single operations: each is atomic on its own and linearizable with
+     * transactions. Calling them inside a transaction of the same store throws
+     * {@link IllegalStateException}.
+     *
+     * @param <V> the value type
+     */
+    public static final class Single<V> {
+        private final TxRef<V> ref;
+
+        private Single(TxRef<V> ref) {
+            this.ref = ref;
+        }
+
+        /** @return the committed value */
+        @SuppressWarnings("unchecked")
+        public V get() {
+            NonTx.checkOutside(ref.stm);
+            return (V) ref.stm.concurrencyControl().loadRef(ref.cell);
+        }
+
+        /** Sets the committed value. */
+        public void set(V value) {
+            NonTx.checkOutside(ref.stm);
+            var cc = ref.stm.concurrencyControl();
+            long w = cc.lockNonTx(ref.cell);
+            ref.cell.setValueRelease(value);
+            cc.unlockNonTx(ref.cell, w, true, false);
+        }
+    }
+}
