@@ -40,6 +40,14 @@ public final class TxLong {
         return v;
     }
 
+    /**
+     * Diagnostics for tests: null if the protocol finds this object's metadata quiescent (no lock
+     * held, version word sane), else what is wrong. Call only while no transaction runs.
+     */
+    public String checkQuiescent() {
+        return stm.concurrencyControl().checkQuiescent(cell);
+    }
+
     /** @return the non-transactional view */
     public Single single() {
         return single;

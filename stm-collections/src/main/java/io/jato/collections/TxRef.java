@@ -45,6 +45,14 @@ public final class TxRef<V> {
         return old;
     }
 
+    /**
+     * Diagnostics for tests: null if the protocol finds this object's metadata quiescent (no lock
+     * held, version word sane), else what is wrong. Call only while no transaction runs.
+     */
+    public String checkQuiescent() {
+        return stm.concurrencyControl().checkQuiescent(cell);
+    }
+
     /** @return the non-transactional view, for loading and inspection outside transactions */
     public Single<V> single() {
         return single;

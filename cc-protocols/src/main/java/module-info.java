@@ -1,0 +1,9 @@
+/**
+ * Concurrency-control protocols beyond the default OCC. Each lives in its own package and is
+ * registered as a {@link io.jato.stm.spi.Protocol} service, so a store selects it by name.
+ */
+module io.jato.protocols {
+    requires io.jato.stm;
+
+    provides io.jato.stm.spi.Protocol with io.jato.protocols.globallock.GlobalLockProtocol;
+}

@@ -1,0 +1,37 @@
+package io.jato.jcstress;
+
+import io.jato.stm.internal.occ.OccControl;
+import io.jato.stm.internal.occ.OccProtocol;
+import io.jato.stm.spi.LongItem;
+import io.jato.stm.spi.ProtocolContext;
+import io.jato.stm.spi.RefItem;
+
+/**
+ * The default protocol's {@link OccControl}, created the way a store creates it, and the
+ * non-transactional write sequence the item-level tests race against.
+ */
+final class Occ {
+    /**
+     * One instance for every test: the non-transactional operations used here ({@code lockNonTx},
+     * {@code unlockNonTx}, {@code loadLong}, {@code loadRef}) keep no state outside the item.
+     */
+    static final OccControl CC = (OccControl) new OccProtocol()
+            .create(ProtocolContext.create(40_000_000L, 256, 1024));
+
+    private Occ() {
+    }
+
+    /** A single-item write as a data type's non-transactional view does it: lock, store, publish. */
+    static void write(LongItem item, long value) {
+        long lockedWord = CC.lockNonTx(item);
+        item.setValueRelease(value);
+        CC.unlockNonTx(item, lockedWord, true, false);
+    }
+
+    /** {@link #write(LongItem, long)} for a reference item. */
+    static void write(RefItem item, Object value) {
+        long lockedWord = CC.lockNonTx(item);
+        item.setValueRelease(value);
+        CC.unlockNonTx(item, lockedWord, true, false);
+    }
+}
