@@ -71,7 +71,7 @@ public final class TxCounter {
             NonTx.checkOutside(owner.stm);
             var cc = owner.stm.concurrencyControl();
             long w = cc.lockNonTx(owner.cell);
-            owner.cell.setValueRelease(owner.cell.valueAcquire() + delta);
+            cc.installLong(owner.cell, cc.lockedLong(owner.cell) + delta);
             cc.unlockNonTx(owner.cell, w, true, false);
         }
     }

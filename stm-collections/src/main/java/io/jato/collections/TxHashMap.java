@@ -281,14 +281,15 @@ public final class TxHashMap<K, V> {
         public void install(TxnContext txn, Entry e, long commitTimestamp) {
             Node<K> n = (Node<K>) e.item();
             Object v = e.pendingRef();
+            ConcurrencyControl cc = txn.cc();
             if (e.has(Entry.INSERT)) {
                 n.pendingNext = null;
                 if (v == ABSENT) {
                     // Inserted and deleted by the same transaction: never published.
-                    n.setValueRelease(REMOVED);
+                    cc.installRef(n, REMOVED);
                     return;
                 }
-                n.setValueRelease(v);
+                cc.installRef(n, v);
                 // The stripe is locked and its absence validated, so the key cannot be present.
                 Node<K> prior = nodes.putIfAbsent(n.key, n);
                 if (prior != null) {
@@ -296,11 +297,11 @@ public final class TxHashMap<K, V> {
                             + " present at insert although its absence stripe validated");
                 }
             } else if (v == ABSENT) {
-                n.setValueRelease(REMOVED);
+                cc.installRef(n, REMOVED);
                 nodes.remove(n.key, n);
                 e.addFlags(Entry.RETIRE);
             } else {
-                n.setValueRelease(v);
+                cc.installRef(n, v);
             }
         }
     }
@@ -357,8 +358,8 @@ public final class TxHashMap<K, V> {
                     if (w == ConcurrencyControl.RETIRED_ITEM) {
                         continue;
                     }
-                    Object old = n.valueAcquire();
-                    n.setValueRelease(value);
+                    Object old = cc.lockedRef(n);
+                    cc.installRef(n, value);
                     cc.unlockNonTx(n, w, true, false);
                     return (V) old;
                 }
@@ -368,7 +369,7 @@ public final class TxHashMap<K, V> {
                 try {
                     if (map.nodes.get(key) == null) {
                         Node<K> fresh = new Node<>(key);
-                        fresh.setValueRelease(value);
+                        cc.installRef(fresh, value);
                         map.nodes.put(key, fresh);
                         inserted = true;
                     }
@@ -396,8 +397,8 @@ public final class TxHashMap<K, V> {
                 if (w == ConcurrencyControl.RETIRED_ITEM) {
                     continue;
                 }
-                Object old = n.valueAcquire();
-                n.setValueRelease(REMOVED);
+                Object old = cc.lockedRef(n);
+                cc.installRef(n, REMOVED);
                 map.nodes.remove(key, n);
                 cc.unlockNonTx(n, w, true, true);
                 return (V) old;

@@ -70,7 +70,7 @@ public final class TxLong {
             NonTx.checkOutside(owner.stm);
             var cc = owner.stm.concurrencyControl();
             long w = cc.lockNonTx(owner.cell);
-            owner.cell.setValueRelease(value);
+            cc.installLong(owner.cell, value);
             cc.unlockNonTx(owner.cell, w, true, false);
         }
     }

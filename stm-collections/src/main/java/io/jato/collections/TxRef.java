@@ -84,7 +84,7 @@ public final class TxRef<V> {
             NonTx.checkOutside(ref.stm);
             var cc = ref.stm.concurrencyControl();
             long w = cc.lockNonTx(ref.cell);
-            ref.cell.setValueRelease(value);
+            cc.installRef(ref.cell, value);
             cc.unlockNonTx(ref.cell, w, true, false);
         }
     }

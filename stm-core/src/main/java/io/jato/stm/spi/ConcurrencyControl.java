@@ -92,6 +92,30 @@ public abstract class ConcurrencyControl {
         e.installInPlace(txn, commitTimestamp);
     }
 
+    /**
+     * Stores {@code value} as the item's new value; the caller holds the item's lock (commit or
+     * non-transactional). Every value write of every data type goes through here, so a protocol
+     * that keeps versions elsewhere (MVCC) can capture them. Default: store in place.
+     */
+    public void installRef(RefItem item, Object value) {
+        item.setValueRelease(value);
+    }
+
+    /** The {@code long} form of {@link #installRef}. */
+    public void installLong(LongItem item, long value) {
+        item.setValueRelease(value);
+    }
+
+    /** @return the latest value of an item the caller holds locked (for commit-time updates). */
+    public Object lockedRef(RefItem item) {
+        return item.valueAcquire();
+    }
+
+    /** The {@code long} form of {@link #lockedRef}. */
+    public long lockedLong(LongItem item) {
+        return item.valueAcquire();
+    }
+
     /** Commit phase 3b: publishes the item's new version and releases its lock. */
     public abstract void publish(TxnContext txn, Entry e, long commitTimestamp);
 

@@ -226,14 +226,15 @@ public final class Entry {
             case KIND_NONE:
                 break;
             case KIND_REF:
-                ((RefItem) item).setValueRelease(pendingRef);
+                txn.cc().installRef((RefItem) item, pendingRef);
                 break;
             case KIND_LONG:
-                ((LongItem) item).setValueRelease(pendingLong);
+                txn.cc().installLong((LongItem) item, pendingLong);
                 break;
             case KIND_ADD_LONG: {
+                ConcurrencyControl cc = txn.cc();
                 LongItem cell = (LongItem) item;
-                cell.setValueRelease(cell.valueAcquire() + pendingLong);
+                cc.installLong(cell, cc.lockedLong(cell) + pendingLong);
                 break;
             }
             case KIND_CUSTOM:

@@ -1,0 +1,44 @@
+package io.jato.stm;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BuilderTest {
+    @Test
+    void unknownProtocolListsTheKnownOnes() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Stm.builder().protocol("nope").build());
+        assertTrue(e.getMessage().contains("'nope'"), e.getMessage());
+        assertTrue(e.getMessage().contains("occ"), e.getMessage());
+        assertTrue(Stm.availableProtocols().contains("occ"));
+    }
+
+    @Test
+    void invalidOptionsNameTheOption() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Stm.builder().backoff(10, 5))
+                .getMessage().contains("backoff"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Stm.builder().maxAttempts(0))
+                .getMessage().contains("maxAttempts"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Stm.builder().lockSpinLimit(0))
+                .getMessage().contains("lockSpinLimit"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Stm.builder().readSpinLimit(-1))
+                .getMessage().contains("readSpinLimit"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Stm.builder().epochMillis(0))
+                .getMessage().contains("epochMillis"));
+        assertThrows(NullPointerException.class, () -> Stm.builder().protocol(null));
+    }
+
+    @Test
+    void storesAreIndependent() {
+        Stm a = Stm.builder().name("a").build();
+        Stm b = Stm.builder().name("b").build();
+        assertNotSame(a.concurrencyControl(), b.concurrencyControl());
+        assertEquals("occ", a.protocol());
+        assertEquals("a", a.name());
+        assertTrue(a.toString().contains("occ"));
+    }
+}
