@@ -1,0 +1,85 @@
+package io.jato.collections;
+
+import io.jato.stm.Stm;
+import io.jato.stm.TxnFunction;
+import io.jato.stm.TxnRunnable;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Steady-state transactions allocate nothing: read, write and commit paths reuse the thread's
+ * access set. Counts bytes allocated by this thread (HotSpot's per-thread counter), which is exact
+ * and independent of timing; JMH's {@code -prof gc} gives the same figure per operation.
+ */
+class AllocationTest {
+    private static final int KEYS = 64;
+    private static final int ROUNDS = 20_000;
+
+    private final Stm stm = Stm.create();
+    private final TxHashMap<Long, Long> map = new TxHashMap<>(stm);
+    private final TxCounter counter = new TxCounter(stm);
+    private final TxLong cell = new TxLong(stm, 0);
+    private final Long[] keys = new Long[KEYS];
+    private int next;
+    private volatile Object sink;
+
+    private final TxnFunction<Long> readTen = txn -> {
+        long sum = 0;
+        for (int i = 0; i < 10; i++) {
+            sum += map.get(txn, keys[(next + i * 7) & (KEYS - 1)]);
+        }
+        return null;
+    };
+
+    private final TxnRunnable transfer = txn -> {
+        Long a = keys[next & (KEYS - 1)];
+        Long b = keys[(next + 1) & (KEYS - 1)];
+        Long va = map.get(txn, a);
+        Long vb = map.get(txn, b);
+        // Swap the two (pre-boxed) values: a write that allocates nothing itself.
+        map.put(txn, a, vb);
+        map.put(txn, b, va);
+        counter.add(txn, 1);
+        cell.set(txn, cell.get(txn) + 1);
+    };
+
+    private static long allocatedBytes() {
+        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
+    }
+
+    private long bytesPerTransaction(Runnable tx) {
+        for (int i = 0; i < ROUNDS; i++) {
+            next++;
+            tx.run();
+        }
+        long before = allocatedBytes();
+        for (int i = 0; i < ROUNDS; i++) {
+            next++;
+            tx.run();
+        }
+        return (allocatedBytes() - before) / ROUNDS;
+    }
+
+    @Test
+    void readOnlyAndWritingTransactionsAllocateNothingInSteadyState() {
+        for (int i = 0; i < KEYS; i++) {
+            keys[i] = (long) i;
+            map.single().put(keys[i], keys[i]);
+        }
+        long measurementOverhead = bytesPerTransaction(() -> { });
+        long control = bytesPerTransaction(() -> sink = new long[4]);
+        long readOnly = bytesPerTransaction(() -> stm.readOnly(readTen));
+        long readWrite = bytesPerTransaction(() -> stm.atomic(readTen));
+        long writes = bytesPerTransaction(() -> stm.run(transfer));
+        assertEquals(0, measurementOverhead);
+        assertTrue(control >= 32, "the counter must see a 48-byte array per iteration, saw " + control);
+        assertEquals(0, readOnly, "bytes per read-only transaction of 10 map gets");
+        assertEquals(0, readWrite, "bytes per read-write transaction of 10 map gets");
+        assertEquals(0, writes, "bytes per transfer with counter add and cell write");
+        assertTrue(stm.statistics().commits() >= 6L * ROUNDS);
+    }
+}
