@@ -196,17 +196,20 @@ public final class TxHashMap<K, V> {
      */
     private Entry locate(TxnContext ctx, K key) {
         for (;;) {
-            Node<K> n = nodes.get(key);
-            if (n == null) {
-                TxItem stripe = stripeFor(key);
-                Entry se = ctx.find(stripe);
+            if (ctx.hasInserts()) {
+                // Our own buffered insert wins over a node another transaction published since
+                // (that commit bumped the stripe we observed, so this attempt will abort anyway).
+                Entry se = ctx.find(stripeFor(key));
                 if (se != null && se.pendingRef() != null) {
                     Node<K> p = pendingInsert(se, key);
                     if (p != null) {
                         return ctx.find(p);
                     }
                 }
-                ctx.observe(stripe);
+            }
+            Node<K> n = nodes.get(key);
+            if (n == null) {
+                ctx.observe(stripeFor(key));
                 n = nodes.get(key);
                 if (n == null) {
                     return null;

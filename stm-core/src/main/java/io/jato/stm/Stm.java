@@ -63,7 +63,7 @@ public final class Stm {
         this.statistics = b.statistics;
         this.settings = new long[] {b.backoffBaseNanos, b.backoffMaxNanos, b.maxAttempts};
         this.cc = protocol.create(protocolContext);
-        this.contexts = ThreadLocal.withInitial(this::newContext);
+        this.contexts = new ThreadLocal<>();
     }
 
     /** @return a builder with the defaults: protocol {@code "occ"}, statistics on */
@@ -88,13 +88,13 @@ public final class Stm {
      */
     public <T> T atomic(TxnFunction<T> body) {
         Objects.requireNonNull(body, "body");
-        return contexts.get().execute(body, null, false);
+        return context().execute(body, null, false);
     }
 
     /** Runs {@code body} as a transaction; the void form of {@link #atomic}. */
     public void run(TxnRunnable body) {
         Objects.requireNonNull(body, "body");
-        contexts.get().execute(null, body, false);
+        context().execute(null, body, false);
     }
 
     /**
@@ -103,12 +103,13 @@ public final class Stm {
      */
     public <T> T readOnly(TxnFunction<T> body) {
         Objects.requireNonNull(body, "body");
-        return contexts.get().execute(body, null, true);
+        return context().execute(body, null, true);
     }
 
     /** @return true if the calling thread is inside a transaction of this store */
     public boolean inTransaction() {
-        return contexts.get().isActive();
+        TxnContext c = contexts.get();
+        return c != null && c.isActive();
     }
 
     /** @return this store's name (for messages and statistics) */
@@ -153,11 +154,25 @@ public final class Stm {
         return "Stm{" + name + ", protocol=" + protocolName + '}';
     }
 
+    private TxnContext context() {
+        TxnContext c = contexts.get();
+        return c != null ? c : newContext();
+    }
+
     private TxnContext newContext() {
         TxnContext c = new TxnContext(this, cc, protocolContext, statistics, settings);
         synchronized (registered) {
+            // Fold away threads that died, so thread churn does not grow the registry.
+            for (Iterator<TxnContext> it = registered.iterator(); it.hasNext(); ) {
+                TxnContext old = it.next();
+                if (!old.owner().isAlive()) {
+                    old.addStatisticsTo(retired);
+                    it.remove();
+                }
+            }
             registered.add(c);
         }
+        contexts.set(c);
         return c;
     }
 

@@ -18,12 +18,12 @@ public class LongItem extends TxItem {
         }
     }
 
-    @SuppressWarnings("unused") // accessed through VALUE
-    private volatile long value;
+    /** Accessed only through {@code VALUE} with explicit modes; plain only in the constructor. */
+    private long value;
 
     /** @param initial the committed value before the item is published */
     public LongItem(long initial) {
-        VALUE.set(this, initial);
+        this.value = initial;
     }
 
     public final long valueAcquire() {

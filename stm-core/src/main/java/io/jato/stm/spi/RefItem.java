@@ -19,12 +19,12 @@ public class RefItem extends TxItem {
         }
     }
 
-    @SuppressWarnings("unused") // accessed through VALUE
-    private volatile Object value;
+    /** Accessed only through {@code VALUE} with explicit modes; plain only in the constructor. */
+    private Object value;
 
     /** @param initial the committed value before the item is published */
     public RefItem(Object initial) {
-        VALUE.set(this, initial);
+        this.value = initial;
     }
 
     public final Object valueAcquire() {

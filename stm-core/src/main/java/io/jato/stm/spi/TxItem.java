@@ -43,19 +43,26 @@ public class TxItem {
     @SuppressWarnings("unused") // accessed through EXT
     private volatile Object ext;
 
-    /** Hash used by access-set indexes; fixed at construction. */
-    private final int hash;
+    /**
+     * Hash used by access-set indexes, computed on first use. Racy but benign: every thread
+     * computes the same value from the stable identity hash.
+     */
+    private int hash;
 
     /** Creates an item with all protocol slots zero; call from the data type before publishing. */
     public TxItem() {
-        // Spread so that power-of-two index tables see the high bits too.
-        int h = System.identityHashCode(this) * 0x9E3779B9;
-        this.hash = h ^ (h >>> 16);
     }
 
-    /** @return this item's identity hash for access-set indexes (computed once at construction) */
+    /** @return this item's hash for access-set indexes (stable; spread so power-of-two tables see high bits) */
     public final int itemHash() {
-        return hash;
+        int h = hash;
+        if (h == 0) {
+            h = System.identityHashCode(this) * 0x9E3779B9;
+            h ^= h >>> 16;
+            h = h == 0 ? 1 : h;
+            hash = h;
+        }
+        return h;
     }
 
     public final long wordAcquire() {

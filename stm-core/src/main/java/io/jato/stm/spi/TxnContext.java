@@ -69,6 +69,7 @@ public final class TxnContext extends Txn {
     private int[] index;
     private boolean indexed;
     private boolean hasWrites;
+    private boolean hasInserts;
     private boolean needsCleanup;
 
     private int status = IDLE;
@@ -230,7 +231,13 @@ public final class TxnContext extends Txn {
     public Entry appendInsert(TxItem item) {
         Entry e = append(item);
         e.flags = Entry.INSERT;
+        hasInserts = true;
         return e;
+    }
+
+    /** @return true if this attempt created items ({@link #appendInsert}); lets data types skip own-insert lookups */
+    public boolean hasInserts() {
+        return hasInserts;
     }
 
     /** Reads a reference cell: own pending write, else the first read's value, else a protocol read. */
@@ -580,6 +587,7 @@ public final class TxnContext extends Txn {
         }
         size = 0;
         hasWrites = false;
+        hasInserts = false;
         needsCleanup = false;
         status = IDLE;
     }
@@ -688,11 +696,13 @@ public final class TxnContext extends Txn {
 
     /** Adds this context's counters into {@code acc} = [starts, commits, aborts by cause...]. */
     public void addStatisticsTo(long[] acc) {
-        acc[0] += starts;
-        acc[1] += commits;
+        // Ends before starts: the owner bumps starts first, so this order keeps a racy snapshot
+        // from showing more ended attempts than started ones.
         for (int i = 0; i < aborts.length; i++) {
             acc[2 + i] += aborts[i];
         }
+        acc[1] += commits;
+        acc[0] += starts;
     }
 
     /** @return true while a transaction attempt of this context is running */

@@ -1,0 +1,69 @@
+package io.jato.protocols.suite;
+
+import io.jato.stm.Stm;
+
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * The protocols every suite runs against, and the knobs shared by the suites.
+ *
+ * <p>Every protocol that {@link Stm#availableProtocols()} finds is tested, except those whose name
+ * starts with {@value #BROKEN_PREFIX}: those are deliberately incorrect protocols registered by the
+ * test sources only to prove that the suites can fail ({@code BrokenProtocolDetectionTest}).
+ */
+public final class Protocols {
+    /** Name prefix of the deliberately broken protocols, excluded from {@link #all()}. */
+    public static final String BROKEN_PREFIX = "test-broken-";
+
+    /** The system property (set by surefire from the parent pom) that scales stress iterations. */
+    public static final String SCALE_PROPERTY = "jato.stress.scale";
+
+    private Protocols() {
+    }
+
+    /** @return the names of every correct protocol, sorted; the parameter source of every suite */
+    public static Stream<String> all() {
+        return correct().stream();
+    }
+
+    /** @return the names of every correct protocol, sorted; fails if none is registered */
+    public static List<String> correct() {
+        List<String> names = Stm.availableProtocols().stream()
+                .filter(n -> !n.startsWith(BROKEN_PREFIX))
+                .collect(Collectors.toList());
+        if (names.isEmpty()) {
+            throw new IllegalStateException("no protocol registered: the suites would test nothing");
+        }
+        return names;
+    }
+
+    /** @return a fresh store running {@code protocol}, named after it */
+    public static Stm store(String protocol) {
+        return store(protocol, protocol);
+    }
+
+    /** @return a fresh store running {@code protocol} with the given name */
+    public static Stm store(String protocol, String name) {
+        return Stm.builder().protocol(protocol).name(name).build();
+    }
+
+    /**
+     * @return the stress scale factor ({@value #SCALE_PROPERTY}, default 1): stress tests multiply
+     *         their iteration counts and durations by it
+     */
+    public static int scale() {
+        String raw = System.getProperty(SCALE_PROPERTY, "1").trim();
+        try {
+            return Math.max(1, Integer.parseInt(raw));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(SCALE_PROPERTY + " must be an integer, was '" + raw + "'", e);
+        }
+    }
+
+    /** @return {@code base} multiplied by the stress scale */
+    public static int scaled(int base) {
+        return Math.multiplyExact(base, scale());
+    }
+}

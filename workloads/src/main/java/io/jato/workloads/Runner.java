@@ -1,0 +1,338 @@
+package io.jato.workloads;
+
+import io.jato.stm.Stm;
+import io.jato.stm.StmStatistics;
+import org.HdrHistogram.Histogram;
+
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/*
+ * How a run is timed. The workers start together and run transactions back to back through three
+ * phases that the main thread announces in one volatile field: WARMUP, MEASURE, STOP. A worker
+ * reads the phase before each transaction and attributes the transaction to the phase it started
+ * in, so a transaction running across the end of the measured interval is counted and the
+ * interval's length is taken between the two phase changes. The store's counters are snapshotted
+ * just before MEASURE and again after every worker has stopped; their difference is the abort
+ * picture of the measured interval. Transactions straddling a boundary blur each edge by at most
+ * one transaction per thread.
+ *
+ * What the workers share on the hot path: nothing they write. Each has its own WorkerStats
+ * (padded counters and an HdrHistogram), merged after the threads are joined. The once-a-second
+ * progress line reads the per-thread "done" counters with opaque loads and the store's counters
+ * the same racy way the store sums them; neither stops a worker.
+ */
+
+/**
+ * Drives a {@link Workload}: loads it, requests a full GC (so that the loading's garbage is not
+ * collected during the measurement), runs it on N worker threads for a warm-up and then a
+ * measured duration while printing one progress line per second, checks it, and returns the
+ * numbers as a {@link RunResult}.
+ */
+public final class Runner {
+    private static final int IDLE = 0;
+    private static final int WARMUP = 1;
+    private static final int MEASURE = 2;
+    private static final int STOP = 3;
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+
+    /**
+     * @param threads     worker threads
+     * @param warmupNanos run time before measuring (may be 0)
+     * @param durationNanos measured run time (positive)
+     * @param loadThreads threads used for loading
+     */
+    public record Settings(int threads, long warmupNanos, long durationNanos, int loadThreads) {
+        public Settings {
+            if (threads < 1 || loadThreads < 1 || warmupNanos < 0 || durationNanos <= 0) {
+                throw new IllegalArgumentException("bad runner settings: " + threads + " threads, " + loadThreads
+                        + " load threads, warm-up " + warmupNanos + " ns, duration " + durationNanos + " ns");
+            }
+        }
+    }
+
+    private final Stm stm;
+    private final Settings settings;
+    private final PrintStream progress;
+    private volatile int phase = IDLE;
+
+    /**
+     * @param stm      the store the workload runs in (its counters are reported)
+     * @param settings threads and timing
+     * @param progress where the loading and running progress lines go
+     */
+    public Runner(Stm stm, Settings settings, PrintStream progress) {
+        this.stm = Objects.requireNonNull(stm, "stm");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.progress = Objects.requireNonNull(progress, "progress");
+    }
+
+    /**
+     * Loads, runs and checks {@code workload}.
+     *
+     * @param seed recorded in the result (the workload derives its generators from it)
+     * @throws RunFailure if a loader or worker thread failed; the first failure is the cause
+     * @throws IllegalStateException if this runner has run before (a runner runs once)
+     */
+    public RunResult run(Workload workload, long seed) {
+        if (phase != IDLE) {
+            throw new IllegalStateException("a Runner runs once");
+        }
+        long loadStart = System.nanoTime();
+        workload.load(new ParallelLoader());
+        long loadNanos = System.nanoTime() - loadStart;
+        // Collect the loading's garbage and promote the table now, not during the measured run.
+        long loadedHeap = heapUsedAfterGc();
+
+        int n = settings.threads();
+        WorkerStats[] stats = new WorkerStats[n];
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        CountDownLatch ready = new CountDownLatch(n);
+        CountDownLatch go = new CountDownLatch(1);
+        Thread[] threads = new Thread[n];
+        for (int i = 0; i < n; i++) {
+            int index = i;
+            threads[i] = new Thread(() -> work(workload, index, stats, ready, go, failure), "jato-worker-" + i);
+            threads[i].setDaemon(true);
+            threads[i].start();
+        }
+        awaitUninterruptibly(ready);
+
+        long start = System.nanoTime();
+        StmStatistics before = null;
+        long measureStart = 0;
+        long measureEnd;
+        if (settings.warmupNanos() == 0) {
+            before = stm.statistics();
+            measureStart = System.nanoTime();
+            phase = MEASURE;
+        } else {
+            phase = WARMUP;
+        }
+        go.countDown();
+
+        long nextTick = start + SECOND;
+        long lastTick = start;
+        long lastDone = 0;
+        StmStatistics lastStats = stm.statistics();
+        for (;;) {
+            if (failure.get() != null) {
+                measureEnd = System.nanoTime();
+                break;
+            }
+            long now = System.nanoTime();
+            if (now - nextTick >= 0) {
+                // Before any phase change due now: the line describes the second that just ended.
+                long done = 0;
+                for (WorkerStats s : stats) {
+                    done += s.doneOpaque();
+                }
+                StmStatistics st = stm.statistics();
+                StmStatistics d = st.minus(lastStats);
+                progress.printf("%7.1fs  %-7s %,14.0f txn/s   abort rate %6.2f%%%n", (now - start) / 1e9,
+                        phase == WARMUP ? "warm-up" : "run", (done - lastDone) * 1e9 / (now - lastTick),
+                        100 * d.abortRate());
+                lastDone = done;
+                lastStats = st;
+                lastTick = now;
+                nextTick += SECOND;
+                if (now - nextTick >= 0) {
+                    nextTick = now + SECOND;
+                }
+                continue;
+            }
+            if (phase == WARMUP && now - (start + settings.warmupNanos()) >= 0) {
+                before = stm.statistics();
+                measureStart = System.nanoTime();
+                phase = MEASURE;
+                continue;
+            }
+            if (phase == MEASURE && now - (measureStart + settings.durationNanos()) >= 0) {
+                measureEnd = System.nanoTime();
+                break;
+            }
+            long phaseEnd = phase == WARMUP ? start + settings.warmupNanos() : measureStart + settings.durationNanos();
+            long wake = nextTick - phaseEnd < 0 ? nextTick : phaseEnd;
+            LockSupport.parkNanos(Math.min(wake - now, 50_000_000L));
+        }
+        phase = STOP;
+        for (Thread t : threads) {
+            joinUninterruptibly(t);
+        }
+        Throwable failed = failure.get();
+        if (failed != null) {
+            throw failed instanceof RunFailure ? (RunFailure) failed : new RunFailure("a worker thread failed", failed);
+        }
+        StmStatistics after = stm.statistics();
+
+        long commits = 0;
+        long rolledBack = 0;
+        Histogram latency = new Histogram(1, WorkerStats.HIGHEST_LATENCY_NANOS, 3);
+        for (WorkerStats s : stats) {
+            commits += s.commits;
+            rolledBack += s.rolledBack;
+            latency.add(s.latency);
+        }
+
+        progress.println("checking...");
+        CheckResult check;
+        try {
+            check = workload.check();
+        } catch (RuntimeException e) {
+            throw new RunFailure("the consistency check failed to run", e);
+        }
+        MemoryUsage end = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+        RunResult.Heap heap = new RunResult.Heap(end.getUsed(), loadedHeap, end.getMax());
+        return new RunResult(workload.name(), workload.parameters(), stm.protocol(), n, seed, loadNanos,
+                measureStart - start, measureEnd - measureStart, commits, rolledBack, after.minus(before), latency,
+                check, heap);
+    }
+
+    private void work(Workload workload, int index, WorkerStats[] stats, CountDownLatch ready, CountDownLatch go,
+                      AtomicReference<Throwable> failure) {
+        Workload.Worker worker;
+        WorkerStats st;
+        try {
+            worker = workload.newWorker(index);
+            st = new WorkerStats();
+            stats[index] = st;
+        } catch (Throwable t) {
+            failure.compareAndSet(null, new RunFailure("worker " + index + " could not start", t));
+            // A dummy keeps the progress loop's reads simple; the run ends at once.
+            stats[index] = new WorkerStats();
+            return;
+        } finally {
+            ready.countDown();
+        }
+        awaitUninterruptibly(go);
+        try {
+            for (;;) {
+                int p = phase;
+                if (p == STOP) {
+                    break;
+                }
+                long t0 = System.nanoTime();
+                boolean committed = worker.runOne();
+                long t1 = System.nanoTime();
+                if (p == MEASURE) {
+                    if (committed) {
+                        st.recordCommit(t1 - t0);
+                    } else {
+                        st.rolledBack++;
+                    }
+                }
+                st.finishedOpaque();
+            }
+        } catch (Throwable t) {
+            failure.compareAndSet(null, new RunFailure("worker " + index + " failed", t));
+        }
+    }
+
+    private static long heapUsedAfterGc() {
+        System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        for (;;) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void joinUninterruptibly(Thread t) {
+        boolean interrupted = false;
+        for (;;) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Loads in chunks handed out by a shared cursor (loading is not measured: sharing is fine). */
+    private final class ParallelLoader implements Workload.Loader {
+        @Override
+        public int threads() {
+            return settings.loadThreads();
+        }
+
+        @Override
+        public void parallelFor(String what, int count, Workload.RangeBody body) {
+            int n = settings.loadThreads();
+            int chunk = Math.max(1, Math.min(16_384, count / (n * 8)));
+            AtomicInteger cursor = new AtomicInteger();
+            AtomicLong completed = new AtomicLong();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread[] threads = new Thread[n];
+            for (int i = 0; i < n; i++) {
+                threads[i] = new Thread(() -> {
+                    try {
+                        for (;;) {
+                            int from = cursor.getAndAdd(chunk);
+                            if (from >= count || from < 0 || failure.get() != null) {
+                                return;
+                            }
+                            int to = Math.min(count, from + chunk);
+                            body.run(from, to);
+                            completed.addAndGet(to - from);
+                        }
+                    } catch (Throwable t) {
+                        failure.compareAndSet(null, t);
+                    }
+                }, "jato-loader-" + i);
+                threads[i].setDaemon(true);
+                threads[i].start();
+            }
+            long start = System.nanoTime();
+            long nextTick = start + SECOND;
+            for (Thread t : threads) {
+                while (t.isAlive()) {
+                    long now = System.nanoTime();
+                    if (now - nextTick >= 0) {
+                        long c = completed.get();
+                        progress.printf("%7.1fs  load    %,d / %,d %s (%.0f%%)%n", (now - start) / 1e9, c, (long) count,
+                                what, 100.0 * c / Math.max(1, count));
+                        nextTick += SECOND;
+                        if (now - nextTick >= 0) {
+                            nextTick = now + SECOND;
+                        }
+                    }
+                    long wait = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextTick - now));
+                    try {
+                        t.join(Math.min(wait, 50));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        failure.compareAndSet(null, e);
+                    }
+                }
+            }
+            Throwable t = failure.get();
+            if (t != null) {
+                throw new RunFailure("loading " + what + " failed", t);
+            }
+            progress.printf("%7.1fs  loaded  %,d %s%n", (System.nanoTime() - start) / 1e9, (long) count, what);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.jato.workloads.ycsb;
+
+import io.jato.stm.Stm;
+import io.jato.workloads.Option;
+import io.jato.workloads.Options;
+import io.jato.workloads.UsageException;
+import io.jato.workloads.Workload;
+import io.jato.workloads.WorkloadCommand;
+
+import java.util.List;
+import java.util.Locale;
+
+/** The {@code ycsb} subcommand: validates its options and creates a {@link YcsbWorkload}. */
+public final class YcsbCommand implements WorkloadCommand {
+    /** The largest table: keys are ints and each record costs about 200 bytes of heap. */
+    public static final int MAX_RECORDS = 1 << 30;
+    public static final int MAX_COLUMNS = 1024;
+
+    @Override
+    public String name() {
+        return "ycsb";
+    }
+
+    @Override
+    public String summary() {
+        return "YCSB-A, YCSB-B and the 16-operation transactions of the seed papers";
+    }
+
+    @Override
+    public String description() {
+        return """
+                YCSB over one transactional hash map from record id to a row of long columns (YCSB's
+                100-byte string fields are modelled as longs). Keys follow a scrambled Zipf law. An
+                update is a read-modify-write that adds 1 to one column and installs a copy of the
+                row (one version per row). After the run the check verifies that the columns grew by
+                exactly the number of committed increments, per column.
+
+                Mixes:
+                  a       50% read / 50% update, one key per transaction (YCSB-A)
+                  b       95% read / 5% update, one key per transaction (YCSB-B)
+                  txn16   16 operations on distinct keys; each reads or writes one random column
+                          (seed papers 000/001; with theta 0.9 and write ratio 0.5: high contention)""";
+    }
+
+    @Override
+    public List<Option> options() {
+        return List.of(
+                Option.valued("mix", "MIX", "a, b or txn16 (default a)"),
+                Option.valued("records", "N", "records in the table (default 100000)"),
+                Option.valued("theta", "THETA", "Zipf skew in [0, 1), 0 = uniform (default 0.99 for a/b, 0.9 for txn16)"),
+                Option.valued("write-ratio", "R", "txn16: fraction of operations that write (default 0.5)"),
+                Option.valued("columns", "N", "columns per record (default 10)"));
+    }
+
+    @Override
+    public Workload create(Options o, Stm stm, long seed) throws UsageException {
+        return new YcsbWorkload(stm, config(o, seed));
+    }
+
+    /** @return the validated configuration for the parsed options */
+    static YcsbWorkload.Config config(Options o, long seed) throws UsageException {
+        YcsbMix mix = YcsbMix.byCliName(o.choice("mix", "a", YcsbMix.cliNames()));
+        int records = o.intValue("records", 100_000, 1, MAX_RECORDS);
+        double theta = o.doubleValue("theta", mix.defaultTheta(), 0, 1, true);
+        if (o.has("write-ratio") && mix != YcsbMix.TXN16) {
+            throw new UsageException("--write-ratio applies only to --mix txn16 (YCSB-" + mix.cliName().toUpperCase(Locale.ROOT)
+                    + " has a fixed mix)");
+        }
+        double writeRatio = o.doubleValue("write-ratio", mix.defaultWriteRatio(), 0, 1, false);
+        int columns = o.intValue("columns", 10, 1, MAX_COLUMNS);
+        return new YcsbWorkload.Config(mix, records, theta, writeRatio, columns, seed);
+    }
+}

@@ -1,0 +1,299 @@
+package io.jato.workloads.ycsb;
+
+import io.jato.collections.TxHashMap;
+import io.jato.stm.Stm;
+import io.jato.stm.Txn;
+import io.jato.stm.TxnFunction;
+import io.jato.stm.TxnRunnable;
+import io.jato.workloads.CheckResult;
+import io.jato.workloads.Workload;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+
+/*
+ * Data model. One TxHashMap from record id to row; a row is a long[] of `columns` values that is
+ * never modified once a map holds it (copy-on-write). An update reads the row, copies it with one
+ * column changed and puts the copy: one version per row, the "coarse" layout of seed paper 002's
+ * baseline (field groups, one version per column group, come later). Keys are boxed once, at load,
+ * into a shared Long[] so that a worker never boxes; the only allocation a worker makes per
+ * operation is the row copy of a write.
+ *
+ * Transactions. A worker draws the whole transaction first -- keys, columns, read or write -- into
+ * its own arrays, then runs one preallocated body over them, so a retry repeats the same
+ * operations (as the seed papers' benchmarks do) and the body allocates nothing. Keys within one
+ * transaction are distinct (redrawn on a repeat, like DBx1000's YCSB). A transaction without a
+ * write runs as a declared read-only transaction.
+ *
+ * Invariant checked after the run. Column c of record r starts at r * columns + c, and every write
+ * adds exactly 1 to one column. Each worker counts, per column, the increments of the
+ * transactions it committed (after atomic returns, so an aborted attempt never counts). At the end,
+ * for every column, the sum over all records of (value - initial) must equal the committed
+ * increments of that column, and no value may be below its initial one. A lost update, a torn or
+ * duplicated install, or a write that escaped an aborted attempt breaks the equality.
+ */
+
+/** The YCSB workload: mixes A, B and txn16 over a table of rows of long columns. */
+public final class YcsbWorkload implements Workload {
+    /** At most this many draws look for a key not yet in the transaction before a repeat is kept. */
+    private static final int DISTINCT_KEY_DRAWS = 64;
+
+    /**
+     * A validated YCSB configuration.
+     *
+     * @param mix        the transaction mix
+     * @param records    records in the table
+     * @param theta      Zipf skew in [0, 1)
+     * @param writeRatio fraction of operations that write
+     * @param columns    columns per row
+     * @param seed       the run's seed
+     */
+    public record Config(YcsbMix mix, int records, double theta, double writeRatio, int columns, long seed) {
+        public Config {
+            Objects.requireNonNull(mix, "mix");
+            if (records < 1 || columns < 1 || !(theta >= 0 && theta < 1) || !(writeRatio >= 0 && writeRatio <= 1)) {
+                throw new IllegalArgumentException("invalid YCSB configuration: " + records + " records, " + columns
+                        + " columns, theta " + theta + ", write ratio " + writeRatio);
+            }
+        }
+    }
+
+    private final Stm stm;
+    private final Config config;
+    private final TxHashMap<Long, long[]> table;
+    private final ZipfianDistribution distribution;
+    private final List<YcsbWorker> workers = new ArrayList<>();
+    /** Every record id boxed once; written by the loader threads, read-only afterwards. */
+    private Long[] keys;
+
+    public YcsbWorkload(Stm stm, Config config) {
+        this.stm = Objects.requireNonNull(stm, "stm");
+        this.config = Objects.requireNonNull(config, "config");
+        this.table = new TxHashMap<>(stm, config.records());
+        this.distribution = new ZipfianDistribution(config.records(), config.theta());
+    }
+
+    @Override
+    public String name() {
+        return "ycsb";
+    }
+
+    @Override
+    public Map<String, Object> parameters() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("mix", config.mix().cliName());
+        m.put("records", config.records());
+        m.put("theta", config.theta());
+        m.put("write_ratio", config.writeRatio());
+        m.put("columns", config.columns());
+        m.put("ops_per_txn", config.mix().operations());
+        return m;
+    }
+
+    /** @return the value column {@code c} of record {@code r} holds after loading */
+    static long initialValue(int r, int c, int columns) {
+        return (long) r * columns + c;
+    }
+
+    @Override
+    public void load(Loader loader) {
+        int n = config.records();
+        int columns = config.columns();
+        Long[] ks = new Long[n];
+        TxHashMap.Single<Long, long[]> single = table.single();
+        loader.parallelFor("records", n, (from, to) -> {
+            for (int r = from; r < to; r++) {
+                Long key = (long) r;
+                long[] row = new long[columns];
+                for (int c = 0; c < columns; c++) {
+                    row[c] = initialValue(r, c, columns);
+                }
+                ks[r] = key;
+                single.put(key, row);
+            }
+        });
+        // The loader threads have been joined: their stores to ks are visible here, and to the
+        // worker threads, which start after this.
+        keys = ks;
+    }
+
+    @Override
+    public Worker newWorker(int index) {
+        if (keys == null) {
+            throw new IllegalStateException("load() must run before newWorker()");
+        }
+        YcsbWorker w = new YcsbWorker(index);
+        synchronized (workers) {
+            workers.add(w);
+        }
+        return w;
+    }
+
+    @Override
+    public CheckResult check() {
+        int columns = config.columns();
+        long[] expected = new long[columns];
+        synchronized (workers) {
+            for (YcsbWorker w : workers) {
+                for (int c = 0; c < columns; c++) {
+                    expected[c] += w.committedIncrements[c];
+                }
+            }
+        }
+        long[] grown = new long[columns];
+        TxHashMap.Single<Long, long[]> single = table.single();
+        for (int r = 0; r < keys.length; r++) {
+            long[] row = single.get(keys[r]);
+            if (row == null) {
+                return CheckResult.failed("record " + r + " is missing");
+            }
+            if (row.length != columns) {
+                return CheckResult.failed("record " + r + " has " + row.length + " columns, expected " + columns);
+            }
+            for (int c = 0; c < columns; c++) {
+                long delta = row[c] - initialValue(r, c, columns);
+                if (delta < 0) {
+                    return CheckResult.failed("record " + r + " column " + c + " is " + row[c] + ", below its initial "
+                            + initialValue(r, c, columns) + " (values only grow)");
+                }
+                grown[c] += delta;
+            }
+        }
+        long total = 0;
+        for (int c = 0; c < columns; c++) {
+            if (grown[c] != expected[c]) {
+                return CheckResult.failed(String.format(Locale.ROOT,
+                        "column %d grew by %,d over all records but %,d increments of it committed", c, grown[c],
+                        expected[c]));
+            }
+            total += expected[c];
+        }
+        int size = single.size();
+        if (size != keys.length) {
+            return CheckResult.failed("the table holds " + size + " records, expected " + keys.length);
+        }
+        String stuck = table.checkQuiescent();
+        if (stuck != null) {
+            return CheckResult.failed("table not quiescent after the run: " + stuck);
+        }
+        return CheckResult.ok(String.format(Locale.ROOT,
+                "%,d committed increments = growth of the %d columns summed over %,d records; no item left locked",
+                total, columns, keys.length));
+    }
+
+    /** The table, for tests. */
+    TxHashMap<Long, long[]> table() {
+        return table;
+    }
+
+    /** @return a seed for worker {@code index} that does not collide with the others' (SplitMix64 finaliser) */
+    private static long workerSeed(long seed, int index) {
+        long z = seed + (index + 1) * 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    /** One thread's generators, transaction buffers and committed-increment counters. */
+    private final class YcsbWorker implements Worker {
+        private final SplittableRandom random;
+        private final ZipfianGenerator keyGenerator;
+        private final TxHashMap<Long, long[]> map = table;
+        private final Long[] boxedKeys = keys;
+        private final int columns = config.columns();
+        private final int operations = config.mix().operations();
+        private final double writeRatio = config.writeRatio();
+        private final boolean wholeRow = config.mix().readsWholeRow();
+
+        /** The current transaction: key index, column and kind of each operation. */
+        private final int[] opKey = new int[operations];
+        private final int[] opColumn = new int[operations];
+        private final boolean[] opWrite = new boolean[operations];
+
+        /** Increments per column of the transactions this worker committed; read by check(). */
+        final long[] committedIncrements = new long[columns];
+        /** Folds what reads return so that the JIT cannot drop them. */
+        private long sink;
+
+        private final TxnRunnable updateBody = this::execute;
+        private final TxnFunction<Object> readBody = txn -> {
+            execute(txn);
+            return null;
+        };
+
+        YcsbWorker(int index) {
+            SplittableRandom root = new SplittableRandom(workerSeed(config.seed(), index));
+            this.keyGenerator = new ZipfianGenerator(distribution, root.split(), true);
+            this.random = root;
+        }
+
+        @Override
+        public boolean runOne() {
+            boolean writes = draw();
+            if (writes) {
+                stm.run(updateBody);
+                for (int i = 0; i < operations; i++) {
+                    if (opWrite[i]) {
+                        committedIncrements[opColumn[i]]++;
+                    }
+                }
+            } else {
+                stm.readOnly(readBody);
+            }
+            return true;
+        }
+
+        /** Draws the next transaction's operations; returns whether any writes. */
+        private boolean draw() {
+            boolean writes = false;
+            for (int i = 0; i < operations; i++) {
+                int k = (int) keyGenerator.next();
+                for (int tries = 1; tries < DISTINCT_KEY_DRAWS && contains(opKey, i, k); tries++) {
+                    k = (int) keyGenerator.next();
+                }
+                opKey[i] = k;
+                opColumn[i] = random.nextInt(columns);
+                boolean w = random.nextDouble() < writeRatio;
+                opWrite[i] = w;
+                writes |= w;
+            }
+            return writes;
+        }
+
+        private boolean contains(int[] a, int n, int k) {
+            for (int i = 0; i < n; i++) {
+                if (a[i] == k) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** The transaction body: runs the drawn operations (possibly several times, once per attempt). */
+        private void execute(Txn txn) {
+            long s = 0;
+            for (int i = 0; i < operations; i++) {
+                Long key = boxedKeys[opKey[i]];
+                long[] row = map.get(txn, key);
+                int c = opColumn[i];
+                if (opWrite[i]) {
+                    long[] copy = row.clone();
+                    copy[c] = row[c] + 1;
+                    map.put(txn, key, copy);
+                } else if (wholeRow) {
+                    for (long v : row) {
+                        s += v;
+                    }
+                } else {
+                    s += row[c];
+                }
+            }
+            sink += s;
+        }
+    }
+}

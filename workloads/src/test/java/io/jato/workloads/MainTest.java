@@ -1,0 +1,128 @@
+package io.jato.workloads;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The command line: help, good options in both spellings, and every kind of bad input. */
+class MainTest {
+
+    /** The outcome of one {@link Main#run}. */
+    record Outcome(int status, String out, String err) {
+    }
+
+    static Outcome run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            status = Main.run(args, o, e);
+        }
+        return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void noArgumentsPrintsUsageAndFails() {
+        Outcome o = run();
+        assertEquals(Main.EXIT_USAGE, o.status());
+        assertTrue(o.err().startsWith("Usage: jato <command>"), o.err());
+    }
+
+    @Test
+    void helpPrintsUsage() {
+        for (String h : List.of("--help", "-h", "help")) {
+            Outcome o = run(h);
+            assertEquals(Main.EXIT_OK, o.status());
+            assertTrue(o.out().contains("ycsb"), o.out());
+            assertEquals("", o.err());
+        }
+        Outcome o = run("ycsb", "--threads", "4", "--help");
+        assertEquals(Main.EXIT_OK, o.status());
+        assertTrue(o.out().contains("--mix MIX"), o.out());
+        assertTrue(o.out().contains("--protocol NAME"), o.out());
+    }
+
+    @Test
+    void protocolsListsOcc() {
+        Outcome o = run("protocols");
+        assertEquals(Main.EXIT_OK, o.status());
+        assertTrue(o.out().lines().anyMatch("occ"::equals), o.out());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "zzz                              | unknown command 'zzz'; commands: ycsb, protocols",
+            "--threads 2                      | expected a command before option '--threads'",
+            "ycsb --bogus 1                   | unknown option '--bogus'",
+            "ycsb -t 2                        | unknown option '-t'",
+            "ycsb extra                       | unexpected argument 'extra'",
+            "ycsb --threads                   | option --threads needs a value",
+            "ycsb --threads --duration 1      | option --threads needs a value",
+            "ycsb --threads abc               | --threads must be an integer from 1 to 4096, got 'abc'",
+            "ycsb --threads=0                 | --threads must be an integer from 1 to 4096, got '0'",
+            "ycsb --threads 1.5               | --threads must be an integer from 1 to 4096, got '1.5'",
+            "ycsb --duration 0                | --duration must be a number in",
+            "ycsb --duration=ten              | --duration must be a number in",
+            "ycsb --warmup -1                 | --warmup must be a number in",
+            "ycsb --theta 1                   | --theta must be a number in [0, 1), got '1'",
+            "ycsb --theta=-0.1                | --theta must be a number in [0, 1), got '-0.1'",
+            "ycsb --theta NaN                 | --theta must be a number in [0, 1), got 'NaN'",
+            "ycsb --records 0                 | --records must be an integer from 1 to",
+            "ycsb --records 99999999999999999999 | --records must be an integer from 1 to",
+            "ycsb --columns 0                 | --columns must be an integer from 1 to",
+            "ycsb --mix zzz                   | unknown mix 'zzz'; known: a, b, txn16",
+            "ycsb --mix a --write-ratio 0.3   | --write-ratio applies only to --mix txn16",
+            "ycsb --mix txn16 --write-ratio 2 | --write-ratio must be a number in [0, 1], got '2'",
+            "ycsb --protocol nope             | unknown protocol 'nope'; known protocols: ",
+            "ycsb --help=yes                  | option --help takes no value",
+            "ycsb --seed x                    | --seed must be an integer",
+            "ycsb --json /nonexistent-dir/r.json | --json: directory '/nonexistent-dir' does not exist",
+            "protocols extra                  | unexpected argument 'extra'",
+    })
+    void badCommandLinesGiveOneLineAndStatus2(String line, String expected) {
+        Outcome o = run(line.trim().split("\\s+"));
+        assertEquals(Main.EXIT_USAGE, o.status(), o.err());
+        assertEquals("", o.out());
+        List<String> lines = o.err().lines().toList();
+        assertEquals(2, lines.size(), o.err());
+        assertTrue(lines.get(0).startsWith("jato"), lines.get(0));
+        assertTrue(lines.get(0).contains(expected.trim()), () -> "expected '" + expected.trim() + "' in: " + lines.get(0));
+        assertTrue(lines.get(1).startsWith("Try 'jato"), lines.get(1));
+        assertFalse(o.err().contains("Exception"), o.err());
+    }
+
+    @Test
+    void unknownProtocolListsTheKnownOnes() {
+        Outcome o = run("ycsb", "--protocol", "nope");
+        assertTrue(o.err().contains("occ"), o.err());
+    }
+
+    @Test
+    void bothOptionSpellingsAndSuffixesParse() throws UsageException {
+        List<Option> decl = List.of(Option.valued("records", "N", "records"), Option.valued("theta", "T", "skew"),
+                Option.valued("seed", "N", "seed"), Option.flag("help", "help"));
+        Options o = Options.parse(decl, new String[] {"x", "--records=10k", "--theta", "0.5", "--seed", "-7"}, 1);
+        assertEquals(10_000, o.intValue("records", 1, 1, Integer.MAX_VALUE));
+        assertEquals(0.5, o.doubleValue("theta", 0, 0, 1, true));
+        assertEquals(-7, o.longValue("seed", 0, Long.MIN_VALUE + 1, Long.MAX_VALUE));
+        assertFalse(o.has("help"));
+        Options m = Options.parse(decl, new String[] {"--records", "2M", "--records", "3"}, 0);
+        assertEquals(3, m.intValue("records", 1, 1, Integer.MAX_VALUE), "the last occurrence wins");
+        Options d = Options.parse(decl, new String[] {}, 0);
+        assertEquals(42, d.intValue("records", 42, 1, 100), "default when absent");
+        UsageException e = assertThrows(UsageException.class,
+                () -> Options.parse(decl, new String[] {"--records", "2M"}, 0).intValue("records", 1, 1, 1_000_000));
+        assertEquals("--records must be an integer from 1 to 1000000, got '2M'", e.getMessage());
+    }
+}
