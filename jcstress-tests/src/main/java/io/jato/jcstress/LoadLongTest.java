@@ -14,9 +14,10 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * Proves that {@code OccControl.loadLong}, the optimistic non-transactional read, returns only
  * a committed value and never runs ahead of the version that publishes it. A writer does
- * {@code lockNonTx}, {@code setValueRelease(1)}, {@code unlockNonTx(changed)}; the reader calls
- * {@code loadLong} and then reads the word's TID. Having returned the new value, the reader must
- * not find the old TID afterwards (the value it returned was bracketed by the new word).
+ * {@code lockNonTx}, {@code installLong(1)} (OCC: {@code setValueRelease}) and
+ * {@code unlockNonTx(changed)}; the reader calls {@code loadLong} and then reads the word's TID.
+ * Having returned the new value, the reader must not find the old TID afterwards (the value it
+ * returned was bracketed by the new word).
  *
  * <p>Run: {@code java -jar jcstress-tests/target/jcstress.jar -t LoadLongTest}
  */

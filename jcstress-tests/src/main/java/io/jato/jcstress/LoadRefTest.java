@@ -15,9 +15,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * Proves that {@code OccControl.loadRef} returns only old or new references, that a returned
  * object is seen fully initialised, and that the new reference never comes with the old version.
  * The writer builds a {@link Pair} with plain (non-final) fields set to 2 and installs it with
- * {@code lockNonTx}, {@code setValueRelease}, {@code unlockNonTx(changed)}: only the item's
- * release/acquire publication makes its fields visible. The reader reports both fields of what
- * {@code loadRef} returned and then the word's TID.
+ * {@code lockNonTx}, {@code installRef} (OCC: {@code setValueRelease}) and
+ * {@code unlockNonTx(changed)}: only the item's release/acquire publication makes its fields
+ * visible. The reader reports both fields of what {@code loadRef} returned and then the word's TID.
  *
  * <p>Run: {@code java -jar jcstress-tests/target/jcstress.jar -t LoadRefTest}
  */

@@ -14,9 +14,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * Proves that {@code lockNonTx}/{@code unlockNonTx} form a critical section: two threads each
- * lock the item, read the value, store value + 1 and unlock with a new version. The arbiter
- * reports {@code value, tid, locked}: both increments survive, each unlock added one version and
- * no lock is left behind.
+ * lock the item, read the value ({@code lockedLong}), install value + 1 ({@code installLong}) and
+ * unlock with a new version. The arbiter reports {@code value, tid, locked}: both increments
+ * survive, each unlock added one version and no lock is left behind.
  *
  * <p>Run: {@code java -jar jcstress-tests/target/jcstress.jar -t LockNonTxCounterTest}
  */
@@ -41,7 +41,7 @@ public class LockNonTxCounterTest {
 
     private void increment() {
         long lockedWord = Occ.CC.lockNonTx(item);
-        item.setValueRelease(item.valueAcquire() + 1);
+        Occ.CC.installLong(item, Occ.CC.lockedLong(item) + 1);
         Occ.CC.unlockNonTx(item, lockedWord, true, false);
     }
 

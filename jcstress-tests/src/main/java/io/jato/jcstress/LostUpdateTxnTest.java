@@ -1,6 +1,5 @@
 package io.jato.jcstress;
 
-import io.jato.stm.Stm;
 import io.jato.stm.spi.LongItem;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -13,8 +12,8 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * Proves that OCC transactions do not lose updates: two transactions on a fresh store each read
- * a {@code LongItem} and write the value + 1 (through {@code TxnContext.readLong}/{@code writeLong}
+ * Proves that OCC transactions do not lose updates: two transactions each read a fresh
+ * {@code LongItem} and write the value + 1 (through {@code TxnContext.readLong}/{@code writeLong}
  * in {@code Stm.run}, which retries on conflict). The arbiter reports the final value and whether
  * the item is quiescent ({@code checkQuiescent}: unlocked, well-formed word).
  *
@@ -27,22 +26,21 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(expect = FORBIDDEN, desc = "A value no sequence of increments produces.")
 @State
 public class LostUpdateTxnTest {
-    private final Stm stm = Stm.create();
     private final LongItem x = new LongItem(0);
 
     @Actor
     public void first() {
-        Txns.increment(stm, x);
+        Txns.increment(x);
     }
 
     @Actor
     public void second() {
-        Txns.increment(stm, x);
+        Txns.increment(x);
     }
 
     @Arbiter
     public void arbiter(JZ_Result r) {
-        r.r1 = stm.concurrencyControl().loadLong(x);
-        r.r2 = stm.concurrencyControl().checkQuiescent(x) == null;
+        r.r1 = Txns.STORE.concurrencyControl().loadLong(x);
+        r.r2 = Txns.STORE.concurrencyControl().checkQuiescent(x) == null;
     }
 }

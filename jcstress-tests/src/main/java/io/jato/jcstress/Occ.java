@@ -8,7 +8,8 @@ import io.jato.stm.spi.RefItem;
 
 /**
  * The default protocol's {@link OccControl}, created the way a store creates it, and the
- * non-transactional write sequence the item-level tests race against.
+ * non-transactional write sequence the item-level tests race against (the one stm-collections'
+ * non-transactional views use).
  */
 final class Occ {
     /**
@@ -21,17 +22,21 @@ final class Occ {
     private Occ() {
     }
 
-    /** A single-item write as a data type's non-transactional view does it: lock, store, publish. */
+    /**
+     * A single-item write as a data type's non-transactional view does it: {@code lockNonTx},
+     * {@code installLong} (for OCC a {@code setValueRelease}), {@code unlockNonTx(changed)}, which
+     * publishes the next version.
+     */
     static void write(LongItem item, long value) {
         long lockedWord = CC.lockNonTx(item);
-        item.setValueRelease(value);
+        CC.installLong(item, value);
         CC.unlockNonTx(item, lockedWord, true, false);
     }
 
-    /** {@link #write(LongItem, long)} for a reference item. */
+    /** {@link #write(LongItem, long)} for a reference item ({@code installRef}). */
     static void write(RefItem item, Object value) {
         long lockedWord = CC.lockNonTx(item);
-        item.setValueRelease(value);
+        CC.installRef(item, value);
         CC.unlockNonTx(item, lockedWord, true, false);
     }
 }

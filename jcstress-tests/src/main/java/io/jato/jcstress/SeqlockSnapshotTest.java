@@ -15,9 +15,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * Proves the seqlock invariant of the OCC word (OccWord invariant 2): a reader that loads the
  * word, the value and the word again (each with acquire) and finds the two words equal and
  * unlocked holds a value that belongs to that word's TID. The writer is the non-transactional
- * write path: {@code lockNonTx}, {@code setValueRelease(1)}, {@code unlockNonTx(changed)}.
- * Results are {@code tid, value} of a consistent snapshot, or {@code -1, -1} when the reader
- * would have to retry.
+ * write path: {@code lockNonTx}, {@code installLong(1)} (OCC: {@code setValueRelease}),
+ * {@code unlockNonTx(changed)}. Results are {@code tid, value} of a consistent snapshot, or
+ * {@code -1, -1} when the reader would have to retry.
  *
  * <p>Run: {@code java -jar jcstress-tests/target/jcstress.jar -t SeqlockSnapshotTest}
  */

@@ -1,6 +1,6 @@
 package io.jato.jcstress;
 
-import io.jato.stm.Stm;
+import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.LongItem;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -13,11 +13,11 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * Proves that a committed OCC transaction never observes half of a two-item write. A writer
- * locks items {@code x} and {@code y} with {@code OccControl.lockNonTx}, stores 1 into both and
- * publishes both with {@code unlockNonTx(changed)}; a transaction reads {@code x} then {@code y}
- * with {@code TxnContext.readLong} and reports the pair only once {@code Stm.atomic} has
- * committed. A mismatched committed pair means validation missed a version change (or a read
- * returned a value that did not belong to the version it recorded).
+ * locks items {@code x} and {@code y} with the store's {@code OccControl.lockNonTx}, installs 1
+ * into both and publishes both with {@code unlockNonTx(changed)}; a transaction reads {@code x}
+ * then {@code y} with {@code TxnContext.readLong} and reports the pair only once
+ * {@code Stm.atomic} has committed. A mismatched committed pair means validation missed a version
+ * change, or a read returned a value that did not belong to the version it recorded.
  *
  * <p>Run: {@code java -jar jcstress-tests/target/jcstress.jar -t TornPairNonTxWriterTest}
  */
@@ -29,23 +29,23 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
 @State
 public class TornPairNonTxWriterTest {
-    private final Stm stm = Stm.create();
     private final LongItem x = new LongItem(0);
     private final LongItem y = new LongItem(0);
 
     @Actor
     public void writer() {
-        long wx = Occ.CC.lockNonTx(x);
-        long wy = Occ.CC.lockNonTx(y);
-        x.setValueRelease(1);
-        y.setValueRelease(1);
-        Occ.CC.unlockNonTx(x, wx, true, false);
-        Occ.CC.unlockNonTx(y, wy, true, false);
+        ConcurrencyControl cc = Txns.STORE.concurrencyControl();
+        long wx = cc.lockNonTx(x);
+        long wy = cc.lockNonTx(y);
+        cc.installLong(x, 1);
+        cc.installLong(y, 1);
+        cc.unlockNonTx(x, wx, true, false);
+        cc.unlockNonTx(y, wy, true, false);
     }
 
     @Actor
     public void reader(JJ_Result r) {
-        long[] pair = Txns.readCommitted(stm, x, y);
+        long[] pair = Txns.readCommitted(x, y);
         r.r1 = pair[0];
         r.r2 = pair[1];
     }

@@ -1,6 +1,5 @@
 package io.jato.jcstress;
 
-import io.jato.stm.Stm;
 import io.jato.stm.spi.LongItem;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -28,18 +27,17 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
 @State
 public class TornPairTxnWriterTest {
-    private final Stm stm = Stm.create();
     private final LongItem x = new LongItem(0);
     private final LongItem y = new LongItem(0);
 
     @Actor
     public void writer() {
-        Txns.writeBoth(stm, x, y, 1);
+        Txns.writeBoth(x, y, 1);
     }
 
     @Actor
     public void reader(JJ_Result r) {
-        long[] pair = Txns.readCommitted(stm, x, y);
+        long[] pair = Txns.readCommitted(x, y);
         r.r1 = pair[0];
         r.r2 = pair[1];
     }

@@ -4,36 +4,48 @@ import io.jato.stm.Stm;
 import io.jato.stm.spi.LongItem;
 import io.jato.stm.spi.TxnContext;
 
-/** Transaction bodies shared by the transaction-level tests, written against the data-type SPI. */
+/**
+ * The store and the transaction bodies of the transaction-level tests, written against the
+ * data-type SPI ({@link TxnContext#readLong}, {@link TxnContext#writeLong}) as a data type would.
+ */
 final class Txns {
+    /**
+     * The store every transaction-level test uses; each state gets fresh items, so states do not
+     * interact. Not a store per state: a store stays reachable from each thread that ran a
+     * transaction in it (the thread's {@code TxnContext} sits in the store's {@code ThreadLocal}
+     * and refers back to the store), so jcstress's actor threads would retain one store and one
+     * transaction context per state, and a run slows down until the heap is exhausted.
+     */
+    static final Stm STORE = Stm.create();
+
     private Txns() {
     }
 
-    /** Reads {@code x} then {@code y} in one transaction; returns them only if it commits. */
-    static long[] readCommitted(Stm stm, LongItem x, LongItem y) {
-        return stm.atomic(txn -> {
-            TxnContext ctx = TxnContext.of(txn, stm);
+    /** Reads {@code x} then {@code y} in one transaction; returns them only once it has committed. */
+    static long[] readCommitted(LongItem x, LongItem y) {
+        return STORE.atomic(txn -> {
+            TxnContext ctx = TxnContext.of(txn, STORE);
             long a = ctx.readLong(x);
             long b = ctx.readLong(y);
             return new long[] {a, b};
         });
     }
 
-    /** Adds one to {@code x} in one transaction (a read and a write: no commit-time add). */
-    static void increment(Stm stm, LongItem x) {
-        stm.run(txn -> {
-            TxnContext ctx = TxnContext.of(txn, stm);
-            long v = ctx.readLong(x);
-            ctx.writeLong(x, v + 1);
+    /** Writes {@code value} to both items in one transaction. */
+    static void writeBoth(LongItem x, LongItem y, long value) {
+        STORE.run(txn -> {
+            TxnContext ctx = TxnContext.of(txn, STORE);
+            ctx.writeLong(x, value);
+            ctx.writeLong(y, value);
         });
     }
 
-    /** Writes {@code value} to both items in one transaction. */
-    static void writeBoth(Stm stm, LongItem x, LongItem y, long value) {
-        stm.run(txn -> {
-            TxnContext ctx = TxnContext.of(txn, stm);
-            ctx.writeLong(x, value);
-            ctx.writeLong(y, value);
+    /** Adds one to {@code x} in one transaction: a read, then a write of the read value + 1. */
+    static void increment(LongItem x) {
+        STORE.run(txn -> {
+            TxnContext ctx = TxnContext.of(txn, STORE);
+            long v = ctx.readLong(x);
+            ctx.writeLong(x, v + 1);
         });
     }
 }

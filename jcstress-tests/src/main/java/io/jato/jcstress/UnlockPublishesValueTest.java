@@ -14,8 +14,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * Proves that {@code unlockNonTx(changed = true)} publishes the value written under the lock: a
  * thread that acquires the new, unlocked word and then loads the value sees the new value. The
- * writer does {@code lockNonTx}, {@code setValueRelease(1)}, {@code unlockNonTx(changed)}; the
- * reader loads the word (acquire) then the value (acquire) and reports {@code tid, locked, value}.
+ * writer does {@code lockNonTx}, {@code installLong(1)} (OCC: {@code setValueRelease}) and
+ * {@code unlockNonTx(changed)}; the reader loads the word (acquire) then the value (acquire) and
+ * reports {@code tid, locked, value}.
  *
  * <p>Run: {@code java -jar jcstress-tests/target/jcstress.jar -t UnlockPublishesValueTest}
  */

@@ -40,8 +40,8 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  *
  * <p>Each thread that runs transactions gets one reusable transaction object per store, found with one
- * thread-local lookup per transaction (not per operation). It stays reachable from the thread while
- * the thread lives.
+ * thread-local lookup per transaction (not per operation). The transaction object does not keep its
+ * store alive: a store nobody references is collected even while threads that used it live on.
  */
 public final class Stm {
     private final String name;

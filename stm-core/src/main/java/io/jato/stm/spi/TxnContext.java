@@ -9,6 +9,7 @@ import io.jato.stm.TxnRunnable;
 import io.jato.stm.internal.RollbackSignal;
 import io.jato.stm.internal.Tunables;
 
+import java.lang.ref.WeakReference;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
@@ -51,7 +52,13 @@ public final class TxnContext extends Txn {
 
     private static final long SPIN_BACKOFF_LIMIT_NANOS = 20_000;
 
-    private final Stm stm;
+    /*
+     * Weak: the thread's ThreadLocalMap holds this context strongly, so a strong reference back to
+     * the store would keep every store a thread ever used (and its ThreadLocal key) alive as long as
+     * the thread lives. Store identity is checked through the protocol instance, unique per store.
+     */
+    private final WeakReference<Stm> stm;
+    private final String storeName;
     private final ConcurrencyControl cc;
     private final Object ccState;
     private final Thread owner;
@@ -90,7 +97,8 @@ public final class TxnContext extends Txn {
      * @param settings the store's settings: {@code backoffBaseNanos, backoffMaxNanos, maxAttempts}
      */
     public TxnContext(Stm stm, ConcurrencyControl cc, ProtocolContext protocolContext, boolean statistics, long[] settings) {
-        this.stm = stm;
+        this.stm = new WeakReference<>(stm);
+        this.storeName = stm.name();
         this.cc = cc;
         this.protocolContext = protocolContext;
         this.statistics = statistics;
@@ -114,7 +122,8 @@ public final class TxnContext extends Txn {
 
     @Override
     public Stm stm() {
-        return stm;
+        // Non-null while a transaction runs: the caller of atomic() holds the store.
+        return stm.get();
     }
 
     @Override
@@ -149,9 +158,9 @@ public final class TxnContext extends Txn {
         }
         TxnContext c = (TxnContext) txn;
         c.checkActive();
-        if (c.stm != store) {
+        if (c.cc != store.concurrencyControl()) {
             throw new IllegalStateException("transactional object belongs to store '" + store.name()
-                    + "' but the transaction runs in store '" + c.stm.name() + "'");
+                    + "' but the transaction runs in store '" + c.storeName + "'");
         }
         return c;
     }
@@ -170,7 +179,7 @@ public final class TxnContext extends Txn {
                 throw RollbackSignal.INSTANCE;
             }
             throw new IllegalStateException("transaction used after it ended (no transaction of store '"
-                    + stm.name() + "' is running on this thread)");
+                    + storeName + "' is running on this thread)");
         }
     }
 
