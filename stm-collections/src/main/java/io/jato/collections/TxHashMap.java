@@ -96,37 +96,13 @@ public final class TxHashMap<K, V> {
     }
 
     /** Maps {@code key} to {@code value}; returns the previous value or null. */
-    @SuppressWarnings("unchecked")
     public V put(Txn txn, K key, V value) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(value, "value");
-        TxnContext ctx = TxnContext.of(txn, stm);
-        Entry e = locate(ctx, key);
-        if (e == null) {
-            insert(ctx, key, value);
-            return null;
-        }
-        Object old = valueOf(e);
-        write(ctx, e, key, value);
-        return (V) old;
+        return store(txn, key, value, false);
     }
 
     /** Maps {@code key} to {@code value} unless present; returns the present value or null. */
-    @SuppressWarnings("unchecked")
     public V putIfAbsent(Txn txn, K key, V value) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(value, "value");
-        TxnContext ctx = TxnContext.of(txn, stm);
-        Entry e = locate(ctx, key);
-        if (e == null) {
-            insert(ctx, key, value);
-            return null;
-        }
-        Object cur = valueOf(e);
-        if (cur == null) {
-            write(ctx, e, key, value);
-        }
-        return (V) cur;
+        return store(txn, key, value, true);
     }
 
     /** Removes {@code key}; returns the removed value or null if it was absent. */
@@ -183,6 +159,23 @@ public final class TxHashMap<K, V> {
     }
 
     // ------------------------------------------------------------------ internals
+
+    @SuppressWarnings("unchecked")
+    private V store(Txn txn, K key, V value, boolean onlyIfAbsent) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        TxnContext ctx = TxnContext.of(txn, stm);
+        Entry e = locate(ctx, key);
+        if (e == null) {
+            insert(ctx, key, value);
+            return null;
+        }
+        Object current = valueOf(e);
+        if (current == null || !onlyIfAbsent) {
+            write(ctx, e, key, value);
+        }
+        return (V) current;
+    }
 
     private TxItem stripeFor(Object key) {
         int h = key.hashCode() * 0x9E3779B9;
