@@ -64,19 +64,16 @@ public final class Entry {
     Entry() {
     }
 
+    /**
+     * Prepares a recycled entry for {@code item}. Only the identity, flags and kind are reset: the
+     * references were dropped by {@link #clearRefs} when the entry's last transaction ended, and
+     * every primitive field is written before it is read (a read sets the observation, a write the
+     * pending value, a lock the locked word).
+     */
     void reset(TxItem item) {
         this.item = item;
-        this.participant = null;
-        this.key = null;
         this.flags = 0;
         this.kind = KIND_NONE;
-        this.observed = 0L;
-        this.observed2 = 0L;
-        this.lockedWord = 0L;
-        this.readRef = null;
-        this.readLong = 0L;
-        this.pendingRef = null;
-        this.pendingLong = 0L;
     }
 
     /** Drops references so a finished transaction retains no user objects. */
