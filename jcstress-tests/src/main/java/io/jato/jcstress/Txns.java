@@ -11,10 +11,9 @@ import io.jato.stm.spi.TxnContext;
 final class Txns {
     /**
      * The store every transaction-level test uses; each state gets fresh items, so states do not
-     * interact. Not a store per state: a store stays reachable from each thread that ran a
-     * transaction in it (the thread's {@code TxnContext} sits in the store's {@code ThreadLocal}
-     * and refers back to the store), so jcstress's actor threads would retain one store and one
-     * transaction context per state, and a run slows down until the heap is exhausted.
+     * interact. Not a store per state: every store gives each actor thread its own pre-sized
+     * transaction context on first use, and jcstress creates states by the million, so a store per
+     * state would measure context set-up and garbage collection instead of the race under test.
      */
     static final Stm STORE = Stm.create();
 

@@ -288,6 +288,41 @@ class StmTest {
     }
 
     @Test
+    void participantChecksRunAtCommitAndCleanupsAtTheEnd() {
+        int[] checks = {0};
+        int[] cleanups = {0};
+        io.jato.stm.spi.TxParticipant p = new io.jato.stm.spi.TxParticipant() {
+            @Override
+            public boolean check(TxnContext txn, io.jato.stm.spi.Entry entry) {
+                return ++checks[0] > 1; // refuse the first commit
+            }
+
+            @Override
+            public void install(TxnContext txn, io.jato.stm.spi.Entry entry, long ts) {
+                throw new AssertionError("not a custom write");
+            }
+
+            @Override
+            public void cleanup(TxnContext txn, io.jato.stm.spi.Entry entry, boolean committed) {
+                cleanups[0]++;
+            }
+        };
+        stm.run(t -> {
+            TxnContext c = TxnContext.of(t, stm);
+            c.readLong(x);
+            io.jato.stm.spi.Entry e = c.find(x);
+            c.requestCheck(e, p);
+            c.requestCleanup(e, p);
+            c.writeLong(y, 5);
+        });
+        assertEquals(2, checks[0]);
+        assertEquals(2, cleanups[0]);
+        assertEquals(5, committed(y));
+        assertEquals(1, stm.statistics().aborts(AbortCause.READ_VALIDATION));
+        assertQuiescent(x, y);
+    }
+
+    @Test
     void statisticsCountStartsCommitsAndAborts() {
         Stm s = Stm.create();
         StmStatistics before = s.statistics();

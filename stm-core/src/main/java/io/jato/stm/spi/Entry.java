@@ -208,12 +208,6 @@ public final class Entry {
         flags |= WRITE;
     }
 
-    /** Sets a participant and key without making the entry a write (for CHECK/CLEANUP). */
-    public void attach(TxParticipant p, Object key) {
-        participant = p;
-        this.key = key;
-    }
-
     /**
      * Writes the pending value into the item in place: the built-in kinds by a switch, a custom
      * entry through its participant. Called with the item locked, before its version is published.

@@ -352,6 +352,12 @@ public final class TxnContext extends Txn {
         }
     }
 
+    /** Asks for {@link TxParticipant#check} on {@code e} during commit validation. */
+    public void requestCheck(Entry e, TxParticipant participant) {
+        e.participant = participant;
+        e.flags |= Entry.CHECK;
+    }
+
     /** Asks for {@link TxParticipant#cleanup} on {@code e} when the transaction ends. */
     public void requestCleanup(Entry e, TxParticipant participant) {
         e.participant = participant;
