@@ -3,4 +3,5 @@ module io.jato.collections {
     requires transitive io.jato.stm;
 
     exports io.jato.collections;
+    exports io.jato.records;
 }

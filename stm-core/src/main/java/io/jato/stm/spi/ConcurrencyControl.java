@@ -26,6 +26,14 @@ import io.jato.stm.AbortCause;
  * entry (setting {@link Entry#READ} and the observation fields). A read that cannot proceed calls
  * {@link TxnContext#rollback(AbortCause)}, which unwinds user code with a preallocated signal.
  *
+ * <p>Data types that keep values in their own fields (records with field groups) read in place:
+ * {@link #observe}, then plain loads of the fields, then an acquire fence and {@link #isCurrent}
+ * ({@link TxnContext#checkRead}). A protocol must make that sequence a consistent read: an item
+ * whose values are being installed must not be observed as current (OCC: the lock bit is set while
+ * installing, and the publish changes the word). Their installs are {@link Entry#KIND_CUSTOM}
+ * writes into the locked item's fields; a multi-version protocol that needs old versions of such
+ * items must capture them in {@link #lock}.
+ *
  * <p>Implementations are thread-safe: one instance serves every thread of the store.
  */
 public abstract class ConcurrencyControl {

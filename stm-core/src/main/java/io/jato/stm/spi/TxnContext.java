@@ -9,6 +9,7 @@ import io.jato.stm.TxnRunnable;
 import io.jato.stm.internal.RollbackSignal;
 import io.jato.stm.internal.Tunables;
 
+import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 import java.util.Arrays;
 import java.util.Objects;
@@ -78,6 +79,13 @@ public final class TxnContext extends Txn {
     private boolean hasWrites;
     private boolean hasInserts;
     private boolean needsCleanup;
+
+    /** Pooled scratch objects per {@link Scratch} id, and how many of each this attempt borrowed. */
+    private Scratch.Pooled[][] scratch = new Scratch.Pooled[8][];
+    private int[] scratchUsed = new int[8];
+    /** Ids with a non-zero use count in this attempt. */
+    private int[] scratchTouched = new int[8];
+    private int scratchTouchedCount;
 
     private int status = IDLE;
     private boolean readOnly;
@@ -304,6 +312,28 @@ public final class TxnContext extends Txn {
         return e;
     }
 
+    /**
+     * Ends an in-place read: a data type that keeps values in its own fields (a record group)
+     * reads them between {@link #observe} and this call. Orders the field loads before the version
+     * re-check, then aborts the attempt ({@link AbortCause#READ_VALIDATION}) unless the item still
+     * has the observed version, so every field read of one item in a transaction comes from the
+     * same committed version.
+     */
+    public void checkRead(Entry e) {
+        VarHandle.acquireFence();
+        if (!cc.isCurrent(this, e)) {
+            throw rollback(AbortCause.READ_VALIDATION);
+        }
+    }
+
+    /** Records the version of {@code e}'s item (no value) unless already recorded. */
+    public void observe(Entry e) {
+        if ((e.flags & Entry.READ) == 0) {
+            cc.observe(this, e.item, e);
+            e.flags |= Entry.READ;
+        }
+    }
+
     /** Buffers a write of {@code value} to a reference cell. */
     public void writeRef(RefItem item, Object value) {
         Entry e = entry(item);
@@ -350,6 +380,52 @@ public final class TxnContext extends Txn {
         if (first) {
             onFirstWrite(e);
         }
+    }
+
+    /**
+     * Borrows a pooled scratch object of {@code kind} for the rest of this attempt. The object is
+     * recycled and returned to this context's pool when the attempt ends; allocation happens only
+     * while the pool grows to the largest number of such objects one transaction uses.
+     */
+    @SuppressWarnings("unchecked")
+    public <T extends Scratch.Pooled> T borrow(Scratch<T> kind) {
+        int id = kind.id;
+        if (id >= scratchUsed.length) {
+            int cap = Math.max(id + 1, scratchUsed.length * 2);
+            scratch = Arrays.copyOf(scratch, cap);
+            scratchUsed = Arrays.copyOf(scratchUsed, cap);
+        }
+        int used = scratchUsed[id];
+        if (used == 0) {
+            if (scratchTouchedCount == scratchTouched.length) {
+                scratchTouched = Arrays.copyOf(scratchTouched, scratchTouchedCount * 2);
+            }
+            scratchTouched[scratchTouchedCount++] = id;
+        }
+        Scratch.Pooled[] pool = scratch[id];
+        if (pool == null) {
+            pool = scratch[id] = new Scratch.Pooled[4];
+        } else if (used == pool.length) {
+            pool = scratch[id] = Arrays.copyOf(pool, used * 2);
+        }
+        Scratch.Pooled p = pool[used];
+        if (p == null) {
+            p = pool[used] = kind.create();
+        }
+        scratchUsed[id] = used + 1;
+        return (T) p;
+    }
+
+    private void recycleScratch() {
+        for (int t = 0, n = scratchTouchedCount; t < n; t++) {
+            int id = scratchTouched[t];
+            Scratch.Pooled[] pool = scratch[id];
+            for (int i = 0, used = scratchUsed[id]; i < used; i++) {
+                pool[i].recycle();
+            }
+            scratchUsed[id] = 0;
+        }
+        scratchTouchedCount = 0;
     }
 
     /** Asks for {@link TxParticipant#check} on {@code e} during commit validation. */
@@ -601,6 +677,9 @@ public final class TxnContext extends Txn {
             indexed = false;
         }
         size = 0;
+        if (scratchTouchedCount != 0) {
+            recycleScratch();
+        }
         hasWrites = false;
         hasInserts = false;
         needsCleanup = false;

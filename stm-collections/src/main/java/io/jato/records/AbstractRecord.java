@@ -1,0 +1,315 @@
+package io.jato.records;
+
+import io.jato.stm.Stm;
+import io.jato.stm.Txn;
+import io.jato.stm.spi.ConcurrencyControl;
+import io.jato.stm.spi.Entry;
+import io.jato.stm.spi.Scratch;
+import io.jato.stm.spi.TxItem;
+import io.jato.stm.spi.TxParticipant;
+import io.jato.stm.spi.TxnContext;
+
+import java.util.Objects;
+
+/*
+ * Design. Columns live in the generated subclass's own plain fields, one copy, updated in place at
+ * commit. Each group has a version item: group 0 is the record object itself (a record with one
+ * group costs no extra object), the others are plain TxItems; in the COARSE layout every group
+ * maps to the record itself. Versions are owned by the store's protocol like any other item.
+ *
+ * Reading a column: observe the group's item (OCC: wait for it to be unlocked, record the word),
+ * load the field, then TxnContext.checkRead — an acquire fence and the protocol's isCurrent. If
+ * the group changed since the transaction first observed it the attempt aborts at once, so all
+ * columns a transaction reads from one group come from one committed version.
+ *
+ * Writing: the first setter or updater on a group borrows a pooled image (TxnContext.borrow) and
+ * makes the group's entry a custom write whose pending value is the image. Setters write the
+ * image's field and mark the column dirty; updaters are appended to the image in program order
+ * without reading anything. At commit, with the group locked, the participant's check phase
+ * loads the columns the setters did not write, runs the updaters (user code runs before any value
+ * is installed, so an updater that throws cannot leave a partial write), and the install copies
+ * the image into the fields before the protocol publishes the new version.
+ *
+ * Reading after an update. A getter or setter on a group with pending updaters first materializes
+ * the image: it observes the group (a read dependency, which is what the value depends on), loads
+ * the columns, applies the updaters and forgets them. From then on the group behaves as an
+ * ordinary read followed by a write, and later updaters apply to the image immediately.
+ */
+
+/**
+ * The runtime half of a generated {@link TxRecord} class; not for direct use. Supplies the
+ * transactional protocol for reading, writing and updating column groups; the generated subclass
+ * supplies typed columns and copies them to and from its {@link RecordImage}.
+ *
+ * <p>Guarantees, for every protocol of the store: reads of one group within a transaction see one
+ * committed version; a transaction that read a group conflicts only with transactions that write
+ * that group (or, in the {@link RecordLayout#COARSE} layout, the record); updaters take no read
+ * dependency unless the transaction also reads the group; a committed transaction's writes to all
+ * groups become visible atomically.
+ */
+public abstract class AbstractRecord extends TxItem {
+    private static final Participant PARTICIPANT = new Participant();
+
+    private final Stm stm;
+    private final RecordLayout layout;
+    /** Version item per group. */
+    private final TxItem[] items;
+    /** Per group: the groups sharing its item (itself when split, all when coarse). */
+    private final int[] itemGroups;
+
+    /**
+     * @param groupCount the number of declared groups, 1 to 32
+     */
+    protected AbstractRecord(Stm stm, RecordLayout layout, int groupCount) {
+        this.stm = Objects.requireNonNull(stm, "stm");
+        this.layout = Objects.requireNonNull(layout, "layout");
+        if (groupCount < 1 || groupCount > 32) {
+            throw new IllegalArgumentException("a record has 1 to 32 groups, got " + groupCount);
+        }
+        int all = groupCount == 32 ? -1 : (1 << groupCount) - 1;
+        this.items = new TxItem[groupCount];
+        this.itemGroups = new int[groupCount];
+        for (int g = 0; g < groupCount; g++) {
+            boolean shared = g == 0 || layout == RecordLayout.COARSE;
+            items[g] = shared ? this : new TxItem();
+            itemGroups[g] = layout == RecordLayout.COARSE ? all : 1 << g;
+        }
+    }
+
+    // ---------------------------------------------------------------- generated-code contract
+
+    /** Copies the columns of {@code groupMask}'s groups that {@code image} has not marked dirty. */
+    protected abstract void load(RecordImage image, int groupMask);
+
+    /** Copies every column of {@code groupMask}'s groups from {@code image} into this record. */
+    protected abstract void store(RecordImage image, int groupMask);
+
+    /** @return the pool kind of this record class's images */
+    protected abstract Scratch<? extends RecordImage> imageKind();
+
+    /** @return a new, empty image of this record class */
+    protected abstract RecordImage newImage();
+
+    /** @return the specification class annotated {@link TxRecord} */
+    protected abstract Class<?> specification();
+
+    /** @return the index of the group named {@code name}, or -1 */
+    protected abstract int groupIndex(String name);
+
+    // ---------------------------------------------------------------- for generated accessors
+
+    /** @return the store this record belongs to */
+    public final Stm stm() {
+        return stm;
+    }
+
+    /** @return how this instance maps groups to versions */
+    public final RecordLayout layout() {
+        return layout;
+    }
+
+    /** @return the transaction context for {@code txn}, checked for thread, state and store */
+    protected final TxnContext context(Txn txn) {
+        return TxnContext.of(txn, stm);
+    }
+
+    /**
+     * Starts an in-place read of group {@code g}: returns the observed entry, to be passed to
+     * {@link #endRead} after the field loads, or null if the transaction writes the group (then
+     * read the image from {@link #readImage}).
+     */
+    protected final Entry beginRead(TxnContext c, int g) {
+        Entry e = c.entry(items[g]);
+        int f = e.flags();
+        if ((f & Entry.WRITE) != 0) {
+            return null;
+        }
+        if ((f & Entry.READ) == 0) {
+            c.observe(e);
+        }
+        return e;
+    }
+
+    /** Ends an in-place read; aborts the attempt if the group changed since it was observed. */
+    protected final void endRead(TxnContext c, Entry e) {
+        c.checkRead(e);
+    }
+
+    /** @return the transaction's image of group {@code g}, materialized (the group is written) */
+    protected final RecordImage readImage(TxnContext c, int g) {
+        Entry e = c.find(items[g]);
+        RecordImage im = (RecordImage) e.pendingRef();
+        if (!im.isMaterialized()) {
+            materialize(c, e, im);
+        }
+        return im;
+    }
+
+    /**
+     * @return the image a setter of group {@code g} writes into: created on the first write,
+     *         materialized first if updaters are pending (a set after an update reads the group)
+     */
+    protected final RecordImage writeImage(TxnContext c, int g) {
+        Entry e = c.entry(items[g]);
+        RecordImage im = imageForWrite(c, e, g);
+        if (im.hasOps()) {
+            materialize(c, e, im);
+        }
+        return im;
+    }
+
+    /** Schedules {@code updater} on its group: applied at commit, or now if the group is materialized. */
+    protected final void scheduleUpdate(TxnContext c, RecordUpdater<?> updater) {
+        int g = UpdaterInfo.groupOf(updater, this);
+        Entry e = c.entry(items[g]);
+        RecordImage im = imageForWrite(c, e, g);
+        if (im.isMaterialized()) {
+            im.apply(updater, 1 << g);
+        } else {
+            if (!im.hasOps()) {
+                c.requestCheck(e, PARTICIPANT);
+            }
+            im.addOp(updater, 1 << g);
+        }
+    }
+
+    private RecordImage imageForWrite(TxnContext c, Entry e, int g) {
+        if ((e.flags() & Entry.WRITE) != 0) {
+            return (RecordImage) e.pendingRef();
+        }
+        RecordImage im = c.borrow(imageKind());
+        im.attach(itemGroups[g]);
+        c.writeCustom(e, PARTICIPANT, this, im);
+        return im;
+    }
+
+    private void materialize(TxnContext c, Entry e, RecordImage im) {
+        if ((e.flags() & Entry.READ) == 0) {
+            c.observe(e);
+        }
+        load(im, im.groups());
+        c.checkRead(e);
+        im.applyOps();
+        im.setMaterialized();
+    }
+
+    // ---------------------------------------------------------------- non-transactional
+
+    /** Fills {@code image} with a consistent snapshot of every column, outside any transaction. */
+    protected final void snapshotNonTx(RecordImage image) {
+        ConcurrencyControl cc = stm.concurrencyControl();
+        long[] words = lockAll(cc);
+        try {
+            load(image, -1);
+        } finally {
+            unlockAll(cc, words, false);
+        }
+    }
+
+    /** Stores every column of {@code image}, outside any transaction, as one new version per group. */
+    protected final void storeNonTx(RecordImage image) {
+        ConcurrencyControl cc = stm.concurrencyControl();
+        long[] words = lockAll(cc);
+        try {
+            store(image, -1);
+        } finally {
+            unlockAll(cc, words, true);
+        }
+    }
+
+    /** Applies {@code updater} to the latest columns of its group, outside any transaction. */
+    protected final void updateNonTx(RecordUpdater<?> updater, RecordImage scratch) {
+        int g = UpdaterInfo.groupOf(updater, this);
+        ConcurrencyControl cc = stm.concurrencyControl();
+        TxItem item = items[g];
+        long w = cc.lockNonTx(item);
+        boolean changed = false;
+        try {
+            scratch.attach(itemGroups[g]);
+            load(scratch, scratch.groups());
+            scratch.apply(updater, 1 << g);
+            store(scratch, scratch.groups());
+            changed = true;
+        } finally {
+            cc.unlockNonTx(item, w, changed, false);
+        }
+    }
+
+    /** Checks that no transaction of the store runs on this thread (non-transactional views). */
+    protected final void checkOutsideTransaction() {
+        if (stm.inTransaction()) {
+            throw new IllegalStateException("non-transactional record operation inside a transaction of store '"
+                    + stm.name() + "'; use the transactional accessors");
+        }
+    }
+
+    private long[] lockAll(ConcurrencyControl cc) {
+        // Group order is the same for every caller, so two non-transactional operations cannot
+        // deadlock; transactions never wait indefinitely for a lock.
+        long[] words = new long[items.length];
+        for (int g = 0; g < items.length; g++) {
+            words[g] = firstUse(g) ? cc.lockNonTx(items[g]) : 0L;
+        }
+        return words;
+    }
+
+    private void unlockAll(ConcurrencyControl cc, long[] words, boolean changed) {
+        for (int g = items.length - 1; g >= 0; g--) {
+            if (firstUse(g)) {
+                cc.unlockNonTx(items[g], words[g], changed, false);
+            }
+        }
+    }
+
+    /** @return true if group {@code g} is the first group using its item */
+    private boolean firstUse(int g) {
+        for (int h = 0; h < g; h++) {
+            if (items[h] == items[g]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Diagnostics for tests: null if the protocol finds every group's metadata quiescent (no lock
+     * held, version sane), else what is wrong. Call only while no transaction runs.
+     */
+    public final String checkQuiescent() {
+        ConcurrencyControl cc = stm.concurrencyControl();
+        for (int g = 0; g < items.length; g++) {
+            String problem = cc.checkQuiescent(items[g]);
+            if (problem != null) {
+                return "group " + g + ": " + problem;
+            }
+        }
+        return null;
+    }
+
+    /** Installs pending images; prepares (loads and runs updaters) in the check phase. */
+    private static final class Participant implements TxParticipant {
+        @Override
+        public boolean check(TxnContext txn, Entry entry) {
+            // Runs with every write item locked and before any install: user updater code runs
+            // here so that if it throws, nothing has been written in place yet.
+            RecordImage im = (RecordImage) entry.pendingRef();
+            if (!im.isMaterialized()) {
+                ((AbstractRecord) entry.key()).load(im, im.groups());
+                im.applyOps();
+                im.setMaterialized();
+            }
+            return true;
+        }
+
+        @Override
+        public void install(TxnContext txn, Entry entry, long commitTimestamp) {
+            RecordImage im = (RecordImage) entry.pendingRef();
+            AbstractRecord r = (AbstractRecord) entry.key();
+            if (!im.isMaterialized()) {
+                // Setters only: the columns they did not write come from the locked record.
+                r.load(im, im.groups());
+            }
+            r.store(im, im.groups());
+        }
+    }
+}

@@ -1,0 +1,282 @@
+package io.jato.records;
+
+import io.jato.records.fixtures.Account;
+import io.jato.records.fixtures.AppendDigit;
+import io.jato.records.fixtures.Deposit;
+import io.jato.records.fixtures.Trespass;
+import io.jato.stm.Stm;
+import io.jato.stm.StmStatistics;
+import io.jato.stm.Txn;
+import io.jato.stm.TxnAbortedException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Behaviour of the record runtime on the default protocol, driven through a generated-shape record. */
+class RecordTest {
+    private final Stm stm = Stm.builder().statistics(true).build();
+    private final Account acc = Account.create(stm, RecordLayout.SPLIT,
+            new Account.Image().setOwner("ann").setFlags(3).setBalance(100).setOps(0));
+
+    @AfterEach
+    void quiescent() {
+        assertNull(acc.checkQuiescent());
+    }
+
+    @Test
+    void readsCommittedColumnsAndOwnWrites() {
+        stm.run(t -> {
+            assertEquals("ann", acc.owner(t));
+            assertEquals(100, acc.balance(t));
+            acc.setBalance(t, 150);
+            assertEquals(150, acc.balance(t));
+            assertEquals(0, acc.ops(t), "unwritten column of a written group comes from the record");
+            acc.setOwner(t, "bob");
+            assertEquals("bob", acc.owner(t));
+            assertEquals(3, acc.flags(t));
+        });
+        Account.Image snap = acc.single().get();
+        assertEquals(150, snap.balance());
+        assertEquals("bob", snap.owner());
+        assertEquals(3, snap.flags());
+    }
+
+    @Test
+    void abortedWritesLeaveNoTrace() {
+        assertThrows(IllegalStateException.class, () -> stm.run(t -> {
+            acc.setBalance(t, -1);
+            acc.update(t, new Deposit(5));
+            throw new IllegalStateException("boom");
+        }));
+        assertEquals(100, acc.single().get().balance());
+        assertEquals(0, acc.single().get().ops());
+    }
+
+    @Test
+    void updaterAppliesAtCommitWithoutReadDependency() {
+        stm.run(t -> {
+            acc.update(t, new Deposit(5));
+            acc.update(t, new Deposit(7));
+        });
+        Account.Image snap = acc.single().get();
+        assertEquals(112, snap.balance());
+        assertEquals(2, snap.ops());
+    }
+
+    @Test
+    void readAfterUpdateSeesUpdatedValue() {
+        long seen = stm.atomic(t -> {
+            acc.update(t, new Deposit(5));
+            long b = acc.balance(t);
+            acc.update(t, new Deposit(1)); // applied at once: the group is now materialized
+            assertEquals(106, acc.balance(t));
+            return b;
+        });
+        assertEquals(105, seen);
+        assertEquals(106, acc.single().get().balance());
+    }
+
+    @Test
+    void setterAfterUpdateKeepsProgramOrder() {
+        stm.run(t -> {
+            acc.update(t, new AppendDigit(7));
+            acc.setOps(t, 9);
+            acc.update(t, new AppendDigit(1));
+        });
+        Account.Image snap = acc.single().get();
+        assertEquals(100_71, snap.balance());
+        assertEquals(9, snap.ops());
+    }
+
+    @Test
+    void updateAfterSetterUsesTheSetValue() {
+        stm.run(t -> {
+            acc.setBalance(t, 4);
+            acc.update(t, new AppendDigit(2));
+        });
+        assertEquals(42, acc.single().get().balance());
+    }
+
+    @Test
+    void orderedUpdatersFollowCommitOrder() throws Exception {
+        acc.single().set(new Account.Image().setBalance(0));
+        // T1 schedules its digit first but commits second: the result must show T2's digit first.
+        CountDownLatch t1Scheduled = new CountDownLatch(1);
+        CountDownLatch t2Committed = new CountDownLatch(1);
+        AtomicInteger attempts = new AtomicInteger();
+        Thread t1 = new Thread(() -> stm.run(t -> {
+            acc.update(t, new AppendDigit(1));
+            if (attempts.getAndIncrement() == 0) {
+                t1Scheduled.countDown();
+                await(t2Committed);
+            }
+        }));
+        t1.start();
+        await(t1Scheduled);
+        stm.run(t -> acc.update(t, new AppendDigit(2)));
+        t2Committed.countDown();
+        t1.join();
+        assertEquals(1, attempts.get(), "blind updaters must not conflict");
+        assertEquals(21, acc.single().get().balance());
+    }
+
+    @Test
+    void readersOfOneGroupDoNotConflictWithWritersOfAnother() throws Exception {
+        StmStatistics before = stm.statistics();
+        CountDownLatch read = new CountDownLatch(1);
+        CountDownLatch written = new CountDownLatch(1);
+        AtomicInteger attempts = new AtomicInteger();
+        Thread reader = new Thread(() -> stm.run(t -> {
+            String o = acc.owner(t);
+            if (attempts.getAndIncrement() == 0) {
+                read.countDown();
+                await(written);
+            }
+            acc.setFlags(t, o.length());
+        }));
+        reader.start();
+        await(read);
+        stm.run(t -> acc.setBalance(t, acc.balance(t) + 1));
+        written.countDown();
+        reader.join();
+        assertEquals(1, attempts.get(), "split groups: no false conflict");
+        assertEquals(0, stm.statistics().minus(before).aborts());
+    }
+
+    @Test
+    void coarseLayoutConflictsAcrossGroups() throws Exception {
+        Account coarse = Account.create(stm, RecordLayout.COARSE, new Account.Image().setOwner("c"));
+        CountDownLatch read = new CountDownLatch(1);
+        CountDownLatch written = new CountDownLatch(1);
+        AtomicInteger attempts = new AtomicInteger();
+        Thread reader = new Thread(() -> stm.run(t -> {
+            String o = coarse.owner(t);
+            if (attempts.getAndIncrement() == 0) {
+                read.countDown();
+                await(written);
+            }
+            coarse.setFlags(t, o.length());
+        }));
+        reader.start();
+        await(read);
+        stm.run(t -> coarse.setBalance(t, 5));
+        written.countDown();
+        reader.join();
+        assertEquals(2, attempts.get(), "one version per record: the reader must retry");
+        assertEquals(5, coarse.single().get().balance());
+        assertNull(coarse.checkQuiescent());
+    }
+
+    @Test
+    void readerOfWrittenGroupAborts() throws Exception {
+        CountDownLatch read = new CountDownLatch(1);
+        CountDownLatch written = new CountDownLatch(1);
+        AtomicInteger attempts = new AtomicInteger();
+        Thread reader = new Thread(() -> stm.run(t -> {
+            long b = acc.balance(t);
+            if (attempts.getAndIncrement() == 0) {
+                read.countDown();
+                await(written);
+            }
+            acc.setOwner(t, "saw " + b);
+        }));
+        reader.start();
+        await(read);
+        stm.run(t -> acc.setBalance(t, 1));
+        written.countDown();
+        reader.join();
+        assertEquals(2, attempts.get());
+        assertEquals("saw 1", acc.single().get().owner());
+    }
+
+    @Test
+    void updaterTouchingAnotherGroupIsRejectedAndNothingIsWritten() {
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> stm.run(t -> {
+            acc.setOwner(t, "zed");
+            acc.update(t, new Trespass());
+        }));
+        assertTrue(e.getMessage().contains("flags"), e.getMessage());
+        assertTrue(e.getMessage().contains(Trespass.class.getName()), e.getMessage());
+        assertEquals("ann", acc.single().get().owner());
+    }
+
+    @Test
+    void lambdaUpdaterIsRejected() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> stm.run(t -> acc.update(t, r -> r.setBalance(1))));
+        assertTrue(e.getMessage().contains("@Commutative"), e.getMessage());
+    }
+
+    @Test
+    void writeInReadOnlyTransactionIsRejected() {
+        assertThrows(IllegalStateException.class, () -> stm.readOnly(t -> {
+            acc.update(t, new Deposit(1));
+            return null;
+        }));
+        assertEquals(100, acc.single().get().balance());
+    }
+
+    @Test
+    void recordOfAnotherStoreIsRejected() {
+        Stm other = Stm.create();
+        assertThrows(IllegalStateException.class, () -> other.run(acc::ops));
+    }
+
+    @Test
+    void nonTransactionalViewRefusesToRunInsideTransaction() {
+        assertThrows(IllegalStateException.class, () -> stm.run(t -> acc.single().get()));
+        acc.single().update(new Deposit(1));
+        assertEquals(101, acc.single().get().balance());
+    }
+
+    @Test
+    void concurrentBlindUpdatersNeverAbortOnValidation() throws Exception {
+        int threads = 2;
+        int perThread = 20_000;
+        StmStatistics before = stm.statistics();
+        Thread[] ts = new Thread[threads];
+        for (int i = 0; i < threads; i++) {
+            ts[i] = new Thread(() -> {
+                for (int k = 0; k < perThread; k++) {
+                    stm.run(t -> acc.update(t, new Deposit(1)));
+                }
+            });
+            ts[i].start();
+        }
+        for (Thread t : ts) {
+            t.join();
+        }
+        Account.Image snap = acc.single().get();
+        assertEquals(100 + threads * perThread, snap.balance());
+        assertEquals(threads * perThread, snap.ops());
+        StmStatistics d = stm.statistics().minus(before);
+        assertEquals(0, d.aborts(io.jato.stm.AbortCause.READ_VALIDATION), "updaters take no read dependency");
+    }
+
+    @Test
+    void maxAttemptsExceptionCarriesCause() {
+        Stm tight = Stm.builder().maxAttempts(1).build();
+        Account a = Account.create(tight);
+        assertThrows(TxnAbortedException.class, () -> tight.run(Txn::abort));
+        tight.run(t -> a.setOps(t, 1));
+        assertEquals(1, a.single().get().ops());
+    }
+
+    private static void await(CountDownLatch l) {
+        try {
+            if (!l.await(10, TimeUnit.SECONDS)) {
+                throw new AssertionError("timed out");
+            }
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
