@@ -2,19 +2,25 @@ package io.jato.collections;
 
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
+import io.jato.stm.spi.ConcurrencyControl;
+import io.jato.stm.spi.Entry;
 import io.jato.stm.spi.LongItem;
+import io.jato.stm.spi.TxParticipant;
 import io.jato.stm.spi.TxnContext;
 
 import java.util.Objects;
 
 /**
- * A transactional counter whose {@link #add} is a commit-time update: it is recorded as an
- * operation and applied to the locked counter at commit, so it takes no read dependency. Two
- * transactions that only add to the same counter never invalidate each other; they serialize only
- * on the counter's short commit lock. A transaction that also {@link #get reads} the counter
- * depends on its value and sees its own pending adds.
+ * A transactional counter whose {@link #add} and {@link #update} are commit-time updates: they are
+ * recorded as operations and applied to the locked counter at commit, so they take no read
+ * dependency. Two transactions that only add to or update the same counter never invalidate each
+ * other; they serialize only on the counter's short commit lock, and their operations apply in
+ * commit order. A transaction that also {@link #get reads} the counter depends on its value and
+ * sees its own pending operations applied (from then on they behave as an ordinary read and write).
  */
 public final class TxCounter {
+    private static final Participant PARTICIPANT = new Participant();
+
     private final Stm stm;
     private final LongItem cell;
     private final Single single = new Single(this);
@@ -32,12 +38,53 @@ public final class TxCounter {
 
     /** Adds {@code delta} at commit, without reading the counter. */
     public void add(Txn txn, long delta) {
-        TxnContext.of(txn, stm).addLong(cell, delta);
+        TxnContext c = TxnContext.of(txn, stm);
+        Entry e = c.entry(cell);
+        if (e.kind() == Entry.KIND_CUSTOM) {
+            ((UpdateList) e.pendingRef()).addDelta(delta);
+        } else {
+            c.addLong(e, delta);
+        }
     }
 
-    /** @return the counter's value as of this transaction, including this transaction's adds */
+    /**
+     * Applies {@code updater} at commit to the counter's latest value, without reading it now (if
+     * this transaction already read the counter, the updater is applied at once instead).
+     */
+    public void update(Txn txn, LongUpdater updater) {
+        Objects.requireNonNull(updater, "updater");
+        TxnContext c = TxnContext.of(txn, stm);
+        Entry e = c.entry(cell);
+        int f = e.flags();
+        int kind = e.kind();
+        if ((f & Entry.WRITE) != 0 && kind == Entry.KIND_CUSTOM) {
+            ((UpdateList) e.pendingRef()).add(updater);
+        } else if ((f & Entry.READ) != 0 || ((f & Entry.WRITE) != 0 && kind == Entry.KIND_LONG)) {
+            // The value is known already (and depended on): no reason to defer.
+            c.writeLong(cell, updater.apply(c.readLong(cell)));
+        } else {
+            UpdateList ops = c.borrow(UpdateList.KIND);
+            if ((f & Entry.WRITE) != 0 && kind == Entry.KIND_ADD_LONG) {
+                ops.addDelta(e.pendingLong());
+            }
+            ops.add(updater);
+            c.writeCustom(e, PARTICIPANT, null, ops);
+            c.requestCheck(e, PARTICIPANT);
+        }
+    }
+
+    /** @return the counter's value as of this transaction, including this transaction's operations */
     public long get(Txn txn) {
-        return TxnContext.of(txn, stm).readLong(cell);
+        TxnContext c = TxnContext.of(txn, stm);
+        Entry e = c.find(cell);
+        if (e != null && e.kind() == Entry.KIND_CUSTOM) {
+            // Pending updaters: read (taking the dependency), apply them, and keep the result as
+            // an ordinary write.
+            long v = ((UpdateList) e.pendingRef()).applyTo(c.readLong(cell));
+            c.writeLong(cell, v);
+            return v;
+        }
+        return c.readLong(cell);
     }
 
     /**
@@ -51,6 +98,23 @@ public final class TxCounter {
     /** @return the non-transactional view */
     public Single single() {
         return single;
+    }
+
+    /** Runs pending updaters in the check phase (before anything is installed), then installs. */
+    private static final class Participant implements TxParticipant {
+        @Override
+        public boolean check(TxnContext txn, Entry e) {
+            if (e.kind() == Entry.KIND_CUSTOM) {
+                LongItem cell = (LongItem) e.item();
+                e.setPendingLong(((UpdateList) e.pendingRef()).applyTo(txn.cc().lockedLong(cell)));
+            }
+            return true;
+        }
+
+        @Override
+        public void install(TxnContext txn, Entry e, long commitTimestamp) {
+            txn.cc().installLong((LongItem) e.item(), e.pendingLong());
+        }
     }
 
     /** Non-transactional single operations (see {@link TxRef.Single}). */
@@ -73,6 +137,21 @@ public final class TxCounter {
             long w = cc.lockNonTx(owner.cell);
             cc.installLong(owner.cell, cc.lockedLong(owner.cell) + delta);
             cc.unlockNonTx(owner.cell, w, true, false);
+        }
+
+        /** Applies {@code updater} atomically to the latest value. */
+        public void update(LongUpdater updater) {
+            Objects.requireNonNull(updater, "updater");
+            NonTx.checkOutside(owner.stm);
+            ConcurrencyControl cc = owner.stm.concurrencyControl();
+            long w = cc.lockNonTx(owner.cell);
+            boolean changed = false;
+            try {
+                cc.installLong(owner.cell, updater.apply(cc.lockedLong(owner.cell)));
+                changed = true;
+            } finally {
+                cc.unlockNonTx(owner.cell, w, changed, false);
+            }
         }
     }
 }

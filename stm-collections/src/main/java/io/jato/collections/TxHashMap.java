@@ -1,5 +1,6 @@
 package io.jato.collections;
 
+import io.jato.stm.AbortCause;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
 import io.jato.stm.spi.ConcurrencyControl;
@@ -121,6 +122,45 @@ public final class TxHashMap<K, V> {
         return (V) old;
     }
 
+    /**
+     * Replaces the value of {@code key}, if present, by {@code updater} applied at commit to the
+     * latest committed value: a commit-time update, so a transaction that does not otherwise read
+     * the key takes no dependency on its value (only on its presence: if the key is deleted before
+     * this transaction commits, it retries). If the transaction already read or wrote the key, the
+     * updater is applied at once.
+     *
+     * @return true if the key is present as of this transaction (then the update will apply),
+     *         false if it is absent (nothing is scheduled; the absence is validated at commit)
+     */
+    public boolean update(Txn txn, K key, ValueUpdater<V> updater) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(updater, "updater");
+        TxnContext ctx = TxnContext.of(txn, stm);
+        Entry e = locateForUpdate(ctx, key);
+        if (e == null) {
+            return false;
+        }
+        schedule(ctx, e, key, updater);
+        return true;
+    }
+
+    /**
+     * Inserts {@code value} if {@code key} is absent, otherwise schedules {@code updater} as in
+     * {@link #update}. Only the absence check of a missing key is a read dependency.
+     */
+    public void merge(Txn txn, K key, V value, ValueUpdater<V> updater) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        Objects.requireNonNull(updater, "updater");
+        TxnContext ctx = TxnContext.of(txn, stm);
+        Entry e = locateForUpdate(ctx, key);
+        if (e == null) {
+            insert(ctx, key, value);
+        } else {
+            schedule(ctx, e, key, updater);
+        }
+    }
+
     /** @return the non-transactional view, for loading and inspection */
     public Single<K, V> single() {
         return single;
@@ -177,6 +217,44 @@ public final class TxHashMap<K, V> {
         return (V) current;
     }
 
+    /**
+     * Like {@link #locate} but does not read a node this transaction has not touched yet: returns
+     * its fresh entry (neither READ nor WRITE). Returns null if the key is absent as of this
+     * transaction (absence observed, or deleted by this transaction).
+     */
+    private Entry locateForUpdate(TxnContext ctx, K key) {
+        Entry e = ctx.hasInserts() ? ownInsert(ctx, key) : null;
+        if (e == null) {
+            Node<K> n = nodes.get(key);
+            if (n != null) {
+                e = ctx.entry(n);
+                if ((e.flags() & (Entry.READ | Entry.WRITE)) == 0) {
+                    // A stale (retired) node fails to lock at commit, and the attempt retries.
+                    return e;
+                }
+            }
+            e = locate(ctx, key);
+        }
+        return e == null || valueOf(e) == null ? null : e;
+    }
+
+    @SuppressWarnings("unchecked")
+    private void schedule(TxnContext ctx, Entry e, K key, ValueUpdater<V> updater) {
+        if ((e.flags() & (Entry.READ | Entry.WRITE)) != 0) {
+            // The value is known (read, written or inserted by this transaction): apply now.
+            Object v = updater.apply((V) valueOf(e));
+            if (v == null) {
+                throw new NullPointerException("updater " + updater.getClass().getName() + " returned null for key " + key);
+            }
+            write(ctx, e, key, v);
+            return;
+        }
+        UpdateList ops = ctx.borrow(UpdateList.KIND);
+        ops.add(updater);
+        ctx.writeCustom(e, participant, key, ops);
+        ctx.requestCheck(e, participant);
+    }
+
     private TxItem stripeFor(Object key) {
         int h = key.hashCode() * 0x9E3779B9;
         return stripes[(h ^ (h >>> 16)) & (stripes.length - 1)];
@@ -192,12 +270,9 @@ public final class TxHashMap<K, V> {
             if (ctx.hasInserts()) {
                 // Our own buffered insert wins over a node another transaction published since
                 // (that commit bumped the stripe we observed, so this attempt will abort anyway).
-                Entry se = ctx.find(stripeFor(key));
-                if (se != null && se.pendingRef() != null) {
-                    Node<K> p = pendingInsert(se, key);
-                    if (p != null) {
-                        return ctx.find(p);
-                    }
+                Entry own = ownInsert(ctx, key);
+                if (own != null) {
+                    return own;
                 }
             }
             Node<K> n = nodes.get(key);
@@ -209,8 +284,11 @@ public final class TxHashMap<K, V> {
                 }
             }
             Entry e = ctx.entry(n);
-            if ((e.flags() & (Entry.READ | Entry.WRITE)) == 0) {
+            int f = e.flags();
+            if ((f & (Entry.READ | Entry.WRITE)) == 0) {
                 ctx.readRef(n, e);
+            } else if ((f & Entry.WRITE) != 0 && e.pendingRef() instanceof UpdateList) {
+                materialize(ctx, n, e);
             }
             if (!e.has(Entry.WRITE) && e.readRef() == REMOVED) {
                 // Unlinked by a delete that committed after our index lookup: look again.
@@ -218,6 +296,29 @@ public final class TxHashMap<K, V> {
             }
             return e;
         }
+    }
+
+    /** @return the entry of this transaction's buffered insert of {@code key}, or null */
+    private Entry ownInsert(TxnContext ctx, K key) {
+        Entry se = ctx.find(stripeFor(key));
+        if (se != null && se.pendingRef() != null) {
+            Node<K> p = pendingInsert(se, key);
+            if (p != null) {
+                return ctx.find(p);
+            }
+        }
+        return null;
+    }
+
+    /** Reads a node with pending updaters (taking the dependency) and applies them now. */
+    private void materialize(TxnContext ctx, Node<K> n, Entry e) {
+        UpdateList ops = (UpdateList) e.pendingRef();
+        Object committed = (e.flags() & Entry.READ) != 0 ? e.readRef() : ctx.readRef(n, e);
+        if (committed == REMOVED) {
+            // Deleted since we found the node: this attempt cannot commit.
+            throw ctx.rollback(AbortCause.DELETED);
+        }
+        e.setPendingRef(ops.applyTo(committed, n.key));
     }
 
     @SuppressWarnings("unchecked")
@@ -272,6 +373,17 @@ public final class TxHashMap<K, V> {
 
     /** Installs node writes at commit, with every write item of the transaction locked. */
     private final class Participant implements TxParticipant {
+        @Override
+        public boolean check(TxnContext txn, Entry e) {
+            // Pending updaters run here, before any install, under the node's lock.
+            Object v = e.pendingRef();
+            if (v instanceof UpdateList) {
+                Node<?> n = (Node<?>) e.item();
+                e.setPendingRef(((UpdateList) v).applyTo(txn.cc().lockedRef(n), n.key));
+            }
+            return true;
+        }
+
         @Override
         @SuppressWarnings("unchecked")
         public void install(TxnContext txn, Entry e, long commitTimestamp) {

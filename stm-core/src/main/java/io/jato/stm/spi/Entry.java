@@ -236,6 +236,11 @@ public final class Entry {
         }
     }
 
+    /** Replaces the pending {@code long} of a write entry (e.g. a participant's computed result). */
+    public void setPendingLong(long v) {
+        pendingLong = v;
+    }
+
     /** Replaces the pending reference of a write entry. */
     public void setPendingRef(Object v) {
         pendingRef = v;

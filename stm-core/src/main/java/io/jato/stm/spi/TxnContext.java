@@ -356,7 +356,11 @@ public final class TxnContext extends Txn {
 
     /** Buffers a commit-time add: no read dependency unless the transaction also reads the cell. */
     public void addLong(LongItem item, long delta) {
-        Entry e = entry(item);
+        addLong(entry(item), delta);
+    }
+
+    /** Buffers a commit-time add on the entry of a long cell. */
+    public void addLong(Entry e, long delta) {
         boolean first = firstWrite(e);
         e.addLong(delta);
         if (first) {
