@@ -11,9 +11,6 @@ import io.jato.stm.TxnAbortedException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -180,15 +177,5 @@ class RecordTest {
         assertThrows(TxnAbortedException.class, () -> tight.run(Txn::abort));
         tight.run(t -> a.setOps(t, 1));
         assertEquals(1, a.single().get().ops());
-    }
-
-    private static void await(CountDownLatch l) {
-        try {
-            if (!l.await(10, TimeUnit.SECONDS)) {
-                throw new AssertionError("timed out");
-            }
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
     }
 }
