@@ -3,7 +3,10 @@ package io.jato.protocols.suite;
 import io.jato.collections.TxCounter;
 import io.jato.collections.TxHashMap;
 import io.jato.collections.TxLong;
+import io.jato.collections.TxLongSortedMap;
 import io.jato.collections.TxRef;
+import io.jato.collections.TxSortedMap;
+import io.jato.records.AbstractRecord;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +36,12 @@ public final class Quiescence {
                 p = ((TxCounter) o).checkQuiescent();
             } else if (o instanceof TxHashMap) {
                 p = ((TxHashMap<?, ?>) o).checkQuiescent();
+            } else if (o instanceof TxSortedMap) {
+                p = ((TxSortedMap<?, ?>) o).checkQuiescent();
+            } else if (o instanceof TxLongSortedMap) {
+                p = ((TxLongSortedMap<?>) o).checkQuiescent();
+            } else if (o instanceof AbstractRecord) {
+                p = ((AbstractRecord) o).checkQuiescent();
             } else if (o instanceof Quiescent) {
                 p = ((Quiescent) o).checkQuiescent();
             } else {

@@ -31,8 +31,10 @@ public final class YcsbCommand implements WorkloadCommand {
         return """
                 YCSB over one transactional hash map from record id to a row of long columns (YCSB's
                 100-byte string fields are modelled as longs). Keys follow a scrambled Zipf law. An
-                update is a read-modify-write that adds 1 to one column and installs a copy of the
-                row (one version per row). After the run the check verifies that the columns grew by
+                update adds 1 to one column. With --layout rows it installs a copy of the row (one
+                version per row); with coarse or split the row is a record updated in place, with one
+                version or with even/odd column groups, and --writes updater makes the increment a
+                blind commit-time update. After the run the check verifies that the columns grew by
                 exactly the number of committed increments, per column.
 
                 Mixes:
@@ -49,7 +51,11 @@ public final class YcsbCommand implements WorkloadCommand {
                 Option.valued("records", "N", "records in the table (default 100000)"),
                 Option.valued("theta", "THETA", "Zipf skew in [0, 1), 0 = uniform (default 0.99 for a/b, 0.9 for txn16)"),
                 Option.valued("write-ratio", "R", "txn16: fraction of operations that write (default 0.5)"),
-                Option.valued("columns", "N", "columns per record (default 10)"));
+                Option.valued("columns", "N", "columns per record (default 10; layout rows only may change it)"),
+                Option.valued("layout", "L", "rows, coarse or split (default rows): copy-on-write long[] rows, or a"
+                        + " record with one version, or with even/odd column groups"),
+                Option.valued("writes", "W", "rmw or updater (default rmw): read-modify-write, or a blind"
+                        + " commit-time increment (record layouts)"));
     }
 
     @Override
@@ -68,6 +74,15 @@ public final class YcsbCommand implements WorkloadCommand {
         }
         double writeRatio = o.doubleValue("write-ratio", mix.defaultWriteRatio(), 0, 1, false);
         int columns = o.intValue("columns", 10, 1, MAX_COLUMNS);
-        return new YcsbWorkload.Config(mix, records, theta, writeRatio, columns, seed);
+        YcsbLayout layout = YcsbLayout.byCliName(o.choice("layout", "rows", YcsbLayout.cliNames()));
+        if (layout.isRecord() && columns != YcsbColumns.COUNT) {
+            throw new UsageException("--layout " + layout.cliName() + " stores exactly " + YcsbColumns.COUNT
+                    + " columns; --columns applies to --layout rows");
+        }
+        boolean blind = o.choice("writes", "rmw", List.of("rmw", "updater")).equals("updater");
+        if (blind && !layout.isRecord()) {
+            throw new UsageException("--writes updater needs a record layout (--layout coarse or split)");
+        }
+        return new YcsbWorkload.Config(mix, records, theta, writeRatio, columns, layout, blind, seed);
     }
 }

@@ -1,6 +1,7 @@
 package io.jato.workloads.ycsb;
 
 import io.jato.collections.TxHashMap;
+import io.jato.records.RecordLayout;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
 import io.jato.stm.TxnFunction;
@@ -17,12 +18,16 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 
 /*
- * Data model. One TxHashMap from record id to row; a row is a long[] of `columns` values that is
- * never modified once a map holds it (copy-on-write). An update reads the row, copies it with one
- * column changed and puts the copy: one version per row, the "coarse" layout of seed paper 002's
- * baseline (field groups, one version per column group, come later). Keys are boxed once, at load,
- * into a shared Long[] so that a worker never boxes; the only allocation a worker makes per
- * operation is the row copy of a write.
+ * Data model. One TxHashMap from record id to row. Layout "rows": a row is a long[] of `columns`
+ * values that is never modified once a map holds it (copy-on-write); an update reads the row,
+ * copies it with one column changed and puts the copy (one version per row; the only allocation a
+ * worker makes per operation). Layouts "coarse" and "split": a row is a YcsbRow record, updated in
+ * place; "coarse" gives it one version, "split" one for the even and one for the odd columns (seed
+ * paper 000), so a reader of column 3 does not conflict with a writer of column 4. Writes are
+ * read-modify-writes of the column, or (blind writes) a commit-time increment updater that takes no
+ * read dependency at all (seed paper 002 section 6). The map's node version covers only presence,
+ * so record writes never touch it. Keys are boxed once, at load, into a shared Long[] so that a
+ * worker never boxes.
  *
  * Transactions. A worker draws the whole transaction first -- keys, columns, read or write -- into
  * its own arrays, then runs one preallocated body over them, so a retry repeats the same
@@ -53,19 +58,36 @@ public final class YcsbWorkload implements Workload {
      * @param columns    columns per row
      * @param seed       the run's seed
      */
-    public record Config(YcsbMix mix, int records, double theta, double writeRatio, int columns, long seed) {
+    public record Config(YcsbMix mix, int records, double theta, double writeRatio, int columns, YcsbLayout layout,
+                         boolean blindWrites, long seed) {
         public Config {
             Objects.requireNonNull(mix, "mix");
+            Objects.requireNonNull(layout, "layout");
             if (records < 1 || columns < 1 || !(theta >= 0 && theta < 1) || !(writeRatio >= 0 && writeRatio <= 1)) {
                 throw new IllegalArgumentException("invalid YCSB configuration: " + records + " records, " + columns
                         + " columns, theta " + theta + ", write ratio " + writeRatio);
             }
+            if (layout.isRecord() && columns != YcsbColumns.COUNT) {
+                throw new IllegalArgumentException("layout " + layout.cliName() + " stores exactly " + YcsbColumns.COUNT
+                        + " columns (the YcsbRow record), not " + columns);
+            }
+            if (blindWrites && !layout.isRecord()) {
+                throw new IllegalArgumentException("blind (commit-time) writes need a record layout, not " + layout.cliName());
+            }
+        }
+
+        /** The historical configuration: copy-on-write rows, read-modify-write updates. */
+        public Config(YcsbMix mix, int records, double theta, double writeRatio, int columns, long seed) {
+            this(mix, records, theta, writeRatio, columns, YcsbLayout.ROWS, false, seed);
         }
     }
 
     private final Stm stm;
     private final Config config;
+    /** Rows of the {@code rows} layout; null otherwise. */
     private final TxHashMap<Long, long[]> table;
+    /** Rows of the record layouts; null otherwise. */
+    private final TxHashMap<Long, YcsbRow> records;
     private final ZipfianDistribution distribution;
     private final List<YcsbWorker> workers = new ArrayList<>();
     /** Every record id boxed once; written by the loader threads, read-only afterwards. */
@@ -74,7 +96,9 @@ public final class YcsbWorkload implements Workload {
     public YcsbWorkload(Stm stm, Config config) {
         this.stm = Objects.requireNonNull(stm, "stm");
         this.config = Objects.requireNonNull(config, "config");
-        this.table = new TxHashMap<>(stm, config.records());
+        boolean rec = config.layout().isRecord();
+        this.table = rec ? null : new TxHashMap<>(stm, config.records());
+        this.records = rec ? new TxHashMap<>(stm, config.records()) : null;
         this.distribution = new ZipfianDistribution(config.records(), config.theta());
     }
 
@@ -92,6 +116,8 @@ public final class YcsbWorkload implements Workload {
         m.put("write_ratio", config.writeRatio());
         m.put("columns", config.columns());
         m.put("ops_per_txn", config.mix().operations());
+        m.put("layout", config.layout().cliName());
+        m.put("writes", config.blindWrites() ? "updater" : "rmw");
         return m;
     }
 
@@ -105,16 +131,24 @@ public final class YcsbWorkload implements Workload {
         int n = config.records();
         int columns = config.columns();
         Long[] ks = new Long[n];
-        TxHashMap.Single<Long, long[]> single = table.single();
+        RecordLayout recordLayout = config.layout() == YcsbLayout.SPLIT ? RecordLayout.SPLIT : RecordLayout.COARSE;
         loader.parallelFor("records", n, (from, to) -> {
             for (int r = from; r < to; r++) {
                 Long key = (long) r;
-                long[] row = new long[columns];
-                for (int c = 0; c < columns; c++) {
-                    row[c] = initialValue(r, c, columns);
-                }
                 ks[r] = key;
-                single.put(key, row);
+                if (records != null) {
+                    YcsbRow.Image init = new YcsbRow.Image();
+                    for (int c = 0; c < columns; c++) {
+                        YcsbColumns.set(init, c, initialValue(r, c, columns));
+                    }
+                    records.single().put(key, YcsbRow.create(stm, recordLayout, init));
+                } else {
+                    long[] row = new long[columns];
+                    for (int c = 0; c < columns; c++) {
+                        row[c] = initialValue(r, c, columns);
+                    }
+                    table.single().put(key, row);
+                }
             }
         });
         // The loader threads have been joined: their stores to ks are visible here, and to the
@@ -146,9 +180,8 @@ public final class YcsbWorkload implements Workload {
             }
         }
         long[] grown = new long[columns];
-        TxHashMap.Single<Long, long[]> single = table.single();
         for (int r = 0; r < keys.length; r++) {
-            long[] row = single.get(keys[r]);
+            long[] row = committedRow(keys[r]);
             if (row == null) {
                 return CheckResult.failed("record " + r + " is missing");
             }
@@ -173,11 +206,11 @@ public final class YcsbWorkload implements Workload {
             }
             total += expected[c];
         }
-        int size = single.size();
+        int size = table != null ? table.single().size() : records.single().size();
         if (size != keys.length) {
             return CheckResult.failed("the table holds " + size + " records, expected " + keys.length);
         }
-        String stuck = table.checkQuiescent();
+        String stuck = quiescence();
         if (stuck != null) {
             return CheckResult.failed("table not quiescent after the run: " + stuck);
         }
@@ -186,9 +219,45 @@ public final class YcsbWorkload implements Workload {
                 total, columns, keys.length));
     }
 
-    /** The table, for tests. */
+    /** The table of the {@code rows} layout, for tests. */
     TxHashMap<Long, long[]> table() {
         return table;
+    }
+
+    /** The table of the record layouts, for tests. */
+    TxHashMap<Long, YcsbRow> records() {
+        return records;
+    }
+
+    /** @return the committed columns of the row with {@code key}, or null if it is missing */
+    long[] committedRow(Long key) {
+        if (table != null) {
+            return table.single().get(key);
+        }
+        YcsbRow row = records.single().get(key);
+        if (row == null) {
+            return null;
+        }
+        YcsbRow.Image im = row.single().get();
+        long[] values = new long[YcsbColumns.COUNT];
+        for (int c = 0; c < values.length; c++) {
+            values[c] = YcsbColumns.get(im, c);
+        }
+        return values;
+    }
+
+    private String quiescence() {
+        if (table != null) {
+            return table.checkQuiescent();
+        }
+        String p = records.checkQuiescent();
+        for (int r = 0; p == null && r < keys.length; r++) {
+            p = records.single().get(keys[r]).checkQuiescent();
+            if (p != null) {
+                p = "record " + r + ": " + p;
+            }
+        }
+        return p;
     }
 
     /** @return a seed for worker {@code index} that does not collide with the others' (SplitMix64 finaliser) */
@@ -204,6 +273,8 @@ public final class YcsbWorkload implements Workload {
         private final SplittableRandom random;
         private final ZipfianGenerator keyGenerator;
         private final TxHashMap<Long, long[]> map = table;
+        private final TxHashMap<Long, YcsbRow> rows = records;
+        private final boolean blind = config.blindWrites();
         private final Long[] boxedKeys = keys;
         private final int columns = config.columns();
         private final int operations = config.mix().operations();
@@ -276,6 +347,10 @@ public final class YcsbWorkload implements Workload {
 
         /** The transaction body: runs the drawn operations (possibly several times, once per attempt). */
         private void execute(Txn txn) {
+            if (rows != null) {
+                executeOnRecords(txn);
+                return;
+            }
             long s = 0;
             for (int i = 0; i < operations; i++) {
                 Long key = boxedKeys[opKey[i]];
@@ -291,6 +366,28 @@ public final class YcsbWorkload implements Workload {
                     }
                 } else {
                     s += row[c];
+                }
+            }
+            sink += s;
+        }
+
+        private void executeOnRecords(Txn txn) {
+            long s = 0;
+            for (int i = 0; i < operations; i++) {
+                YcsbRow row = rows.get(txn, boxedKeys[opKey[i]]);
+                int c = opColumn[i];
+                if (opWrite[i]) {
+                    if (blind) {
+                        row.update(txn, YcsbColumns.increment(c));
+                    } else {
+                        YcsbColumns.set(txn, row, c, YcsbColumns.get(txn, row, c) + 1);
+                    }
+                } else if (wholeRow) {
+                    for (int k = 0; k < YcsbColumns.COUNT; k++) {
+                        s += YcsbColumns.get(txn, row, k);
+                    }
+                } else {
+                    s += YcsbColumns.get(txn, row, c);
                 }
             }
             sink += s;

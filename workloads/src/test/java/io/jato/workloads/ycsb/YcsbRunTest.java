@@ -50,6 +50,33 @@ class YcsbRunTest {
                 r.statistics() + " vs " + r.commits());
     }
 
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"coarse,false", "split,false", "coarse,true", "split,true"})
+    void recordLayoutsPassTheCheckUnderContention(String layout, boolean blind) {
+        Stm stm = Stm.builder().protocol("occ").statistics(true).build();
+        YcsbWorkload w = new YcsbWorkload(stm, new YcsbWorkload.Config(YcsbMix.TXN16, 1_000, 0.9, 0.5, 10,
+                YcsbLayout.byCliName(layout), blind, 13));
+        RunResult r = run(stm, w, 13);
+        assertTrue(r.check().passed(), r.check().summary());
+        assertTrue(r.commits() > 0, "nothing committed");
+    }
+
+    @Test
+    void checkDetectsALostIncrementInARecord() {
+        Stm stm = Stm.create();
+        YcsbWorkload w = new YcsbWorkload(stm, new YcsbWorkload.Config(YcsbMix.TXN16, 500, 0.9, 0.5, 10,
+                YcsbLayout.SPLIT, true, 5));
+        RunResult r = new Runner(stm, new Runner.Settings(2, 0, SECOND / 4, 1),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run(w, 5);
+        assertTrue(r.check().passed(), r.check().summary());
+        YcsbRow row = w.records().single().get(0L);
+        YcsbRow.Image im = row.single().get();
+        im.setC3(im.c3() - 1);
+        row.single().set(im);
+        CheckResult broken = w.check();
+        assertFalse(broken.passed(), broken.summary());
+    }
+
     @Test
     void checkDetectsALostIncrement() {
         Stm stm = Stm.create();

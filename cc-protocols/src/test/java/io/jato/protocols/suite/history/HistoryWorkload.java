@@ -3,8 +3,11 @@ package io.jato.protocols.suite.history;
 import io.jato.collections.TxHashMap;
 import io.jato.collections.TxLong;
 import io.jato.collections.TxRef;
+import io.jato.protocols.records.Account;
+import io.jato.protocols.records.Stamp;
 import io.jato.protocols.suite.Interleaving;
 import io.jato.protocols.suite.Quiescence;
+import io.jato.records.RecordLayout;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
 import io.jato.stm.TxnFunction;
@@ -22,7 +25,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * The randomized workload whose histories SerializabilityChecker checks.
  *
  * Items: one TxHashMap<Integer, Version> with keys [0, N) present at the start and [N, 2N) absent,
- * a few TxRef<Version> and a few TxLong (whose value is the id of the transaction that wrote it).
+ * a few TxRef<Version> and a few TxLong (whose value is the id of the transaction that wrote it),
+ * and a few records whose two groups are separate items (one record in the coarse layout: its
+ * groups share a version, which only adds conflicts). Record groups are read, read-modify-written
+ * or written blind by a commit-time updater that reports the version it replaced.
  * Each transaction runs 2-8 operations on distinct items, chosen with a Zipf-like skew so that a few
  * items are hot: reads, read-modify-write updates, deletes (first range only: a key is deleted at
  * most once and never re-inserted) and inserts (second range only: inserted at most once, never
@@ -42,16 +48,20 @@ public final class HistoryWorkload {
     static final int MAP_KEYS = 16;
     static final int REFS = 6;
     static final int LONGS = 4;
-    private static final int SLOTS = 2 * MAP_KEYS + REFS + LONGS;
+    /** Records, each contributing two slots (its default and hot groups); record 0 is coarse. */
+    static final int RECORDS = 3;
+    private static final int RECORD_BASE = 2 * MAP_KEYS + REFS + LONGS;
+    private static final int SLOTS = RECORD_BASE + 2 * RECORDS;
     private static final double ZIPF_EXPONENT = 1.0;
 
-    private enum Op { READ, UPDATE, DELETE, INSERT }
+    private enum Op { READ, UPDATE, DELETE, INSERT, BLIND }
 
     private final Stm stm;
     private final long seed;
     private final TxHashMap<Integer, Version> map;
     private final List<TxRef<Version>> refs = new ArrayList<>();
     private final List<TxLong> longs = new ArrayList<>();
+    private final List<Account> records = new ArrayList<>();
     private final double[] cdf = new double[SLOTS];
     private final int[] slotOfRank = new int[SLOTS];
 
@@ -67,6 +77,12 @@ public final class HistoryWorkload {
         }
         for (int i = 0; i < LONGS; i++) {
             longs.add(new TxLong(stm, Version.INITIAL));
+        }
+        for (int i = 0; i < RECORDS; i++) {
+            Account.Image init = new Account.Image()
+                    .setOwner(Long.toString(Version.INITIAL)).setFlags(Stamp.check(Version.INITIAL))
+                    .setBalance(Version.INITIAL).setOps(Stamp.check(Version.INITIAL));
+            records.add(Account.create(stm, i == 0 ? RecordLayout.COARSE : RecordLayout.SPLIT, init));
         }
         // Zipf-like popularity over a seeded permutation of the items, so hot items are of every kind.
         SplittableRandom rnd = new SplittableRandom(seed);
@@ -159,6 +175,7 @@ public final class HistoryWorkload {
         objects.add(map);
         objects.addAll(refs);
         objects.addAll(longs);
+        objects.addAll(records);
         return new Result(committed, finalState(), new ArrayList<>(failures),
                 Quiescence.problems(objects.toArray()));
     }
@@ -230,7 +247,9 @@ public final class HistoryWorkload {
     }
 
     private void apply(Txn txn, TxnRecord rec, int slot, Op op) {
-        if (slot < 2 * MAP_KEYS) {
+        if (slot >= RECORD_BASE) {
+            applyToRecord(txn, rec, slot - RECORD_BASE, op);
+        } else if (slot < 2 * MAP_KEYS) {
             applyToMap(txn, rec, slot, op);
         } else if (slot < 2 * MAP_KEYS + REFS) {
             TxRef<Version> ref = refs.get(slot - 2 * MAP_KEYS);
@@ -250,6 +269,42 @@ public final class HistoryWorkload {
                 cell.set(txn, rec.id());
                 rec.write(key, v);
             }
+        }
+    }
+
+    /**
+     * Record slots: slot 2i is record i's default group (owner = writer id, flags = check value),
+     * slot 2i+1 its hot group (balance = writer id, ops = check value). A read takes both columns
+     * of the group and fails on a torn pair; a blind write is an updater that learns at commit
+     * which version it replaced.
+     */
+    private void applyToRecord(Txn txn, TxnRecord rec, int s, Op op) {
+        Account a = records.get(s / 2);
+        boolean hot = (s & 1) != 0;
+        String key = "a" + (s / 2) + (hot ? ".hot" : ".default");
+        if (op == Op.BLIND) {
+            if (hot) {
+                a.update(txn, new Stamp.Hot(rec.id(), prev -> rec.write(key, prev)));
+            } else {
+                a.update(txn, new Stamp.Default(rec.id(), prev -> rec.write(key, prev)));
+            }
+            return;
+        }
+        long writer = hot ? a.balance(txn) : Long.parseLong(a.owner(txn));
+        int check = hot ? a.ops(txn) : a.flags(txn);
+        if (check != Stamp.check(writer)) {
+            throw new IllegalStateException("torn read of " + key + ": writer " + writer + " with check " + check);
+        }
+        rec.read(key, writer);
+        if (op == Op.UPDATE) {
+            if (hot) {
+                a.setBalance(txn, rec.id());
+                a.setOps(txn, Stamp.check(rec.id()));
+            } else {
+                a.setOwner(txn, Long.toString(rec.id()));
+                a.setFlags(txn, Stamp.check(rec.id()));
+            }
+            rec.write(key, writer);
         }
     }
 
@@ -313,6 +368,11 @@ public final class HistoryWorkload {
         }
         for (int i = 0; i < LONGS; i++) {
             state.put("l" + i, longs.get(i).single().get());
+        }
+        for (int i = 0; i < RECORDS; i++) {
+            Account.Image im = records.get(i).single().get();
+            state.put("a" + i + ".default", Long.parseLong(im.owner()));
+            state.put("a" + i + ".hot", im.balance());
         }
         return Collections.unmodifiableMap(state);
     }

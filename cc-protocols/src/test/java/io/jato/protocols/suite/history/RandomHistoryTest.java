@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Randomized multi-key transactions over TxHashMap, TxRef and TxLong, four threads with skewed
+ * Randomized multi-key transactions over TxHashMap, TxRef, TxLong and records (groups, blind updaters), four threads with skewed
  * access, under every protocol: the recorded history of committed transactions must have no
  * dependency cycle, the final state must be the last committed version of every item, and nothing
  * may be left locked. The seed of every round is in the failure message; set
