@@ -27,6 +27,38 @@ class AllocationTest {
     private int next;
     private volatile Object sink;
 
+    // Sorted maps: 4-key nodes, so gets descend several levels and scans cross many leaves.
+    private final TxLongSortedMap<Long> longSorted = TxLongSortedMap.<Long>builder(stm).nodeCapacity(4).build();
+    private final TxSortedMap<Long, Long> sorted = TxSortedMap.<Long, Long>builder(stm).nodeCapacity(4).build();
+    private final long[] visited = new long[1];
+    private final TxLongSortedMap.Visitor<Long> sumLong = (k, v) -> {
+        visited[0] += v;
+        return true;
+    };
+    private final TxSortedMap.Visitor<Long, Long> sumBoxed = (k, v) -> {
+        visited[0] += v;
+        return true;
+    };
+
+    private final TxnFunction<Long> sortedGets = txn -> {
+        long sum = 0;
+        for (int i = 0; i < 10; i++) {
+            int k = (next + i * 7) & (KEYS - 1);
+            sum += longSorted.get(txn, k);
+            sum += sorted.get(txn, keys[k]);
+        }
+        return null;
+    };
+
+    private final TxnFunction<Long> sortedScans = txn -> {
+        long from = next & (KEYS - 1);
+        longSorted.scan(txn, from, true, from + 20, true, Integer.MAX_VALUE, (next & 1) != 0, sumLong);
+        sorted.scan(txn, keys[(int) from], true, null, true, 20, (next & 1) == 0, sumBoxed);
+        longSorted.floorKey(txn, from, -1);
+        sorted.ceilingKey(txn, keys[(int) from]);
+        return null;
+    };
+
     private final TxnFunction<Long> readTen = txn -> {
         long sum = 0;
         for (int i = 0; i < 10; i++) {
@@ -81,5 +113,21 @@ class AllocationTest {
         assertEquals(0, readWrite, "bytes per read-write transaction of 10 map gets");
         assertEquals(0, writes, "bytes per transfer with counter add and cell write");
         assertTrue(stm.statistics().commits() >= 6L * ROUNDS);
+    }
+
+    @Test
+    void sortedMapGetsAndScansAllocateNothingInSteadyState() {
+        for (int i = 0; i < KEYS; i++) {
+            keys[i] = (long) i;
+            longSorted.single().put(i, keys[i]);
+            sorted.single().put(keys[i], keys[i]);
+        }
+        long gets = bytesPerTransaction(() -> stm.readOnly(sortedGets));
+        long getsAtomic = bytesPerTransaction(() -> stm.atomic(sortedGets));
+        long scans = bytesPerTransaction(() -> stm.readOnly(sortedScans));
+        assertEquals(0, gets, "bytes per read-only transaction of 20 sorted-map gets");
+        assertEquals(0, getsAtomic, "bytes per read-write transaction of 20 sorted-map gets");
+        assertEquals(0, scans, "bytes per transaction of 2 scans over about 40 entries and 2 navigations");
+        assertTrue(visited[0] > 0);
     }
 }

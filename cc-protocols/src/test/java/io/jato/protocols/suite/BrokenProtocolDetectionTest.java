@@ -2,6 +2,7 @@ package io.jato.protocols.suite;
 
 import io.jato.protocols.suite.broken.NoValidationProtocol;
 import io.jato.protocols.suite.history.HistoryWorkload;
+import io.jato.protocols.suite.history.RangeHistoryWorkload;
 import io.jato.protocols.suite.history.SerializabilityChecker;
 import io.jato.stm.Stm;
 import org.junit.jupiter.api.Test;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -35,11 +37,23 @@ class BrokenProtocolDetectionTest {
 
     @Test
     void theSerializabilityCheckerFindsACycleInTheBrokenProtocolsHistories() {
+        assertCheckerDetects("the randomized history test", seed -> HistoryWorkload.run(broken(), seed, 4, 200));
+    }
+
+    @Test
+    void theRangeHistoriesOfTheBrokenProtocolHaveACycle() {
+        for (String kind : AnySortedMap.KINDS) {
+            assertCheckerDetects("the range history test on " + kind,
+                    seed -> RangeHistoryWorkload.run(broken(), kind, seed, 4, 150));
+        }
+    }
+
+    /** Runs {@code workload} with fresh seeds until the checker finds an anomaly, or fails after the budget. */
+    private static void assertCheckerDetects(String what, LongFunction<HistoryWorkload.Result> workload) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DETECTION_BUDGET_MILLIS);
         long seed = System.nanoTime();
         for (int round = 0; System.nanoTime() - deadline < 0; round++) {
-            HistoryWorkload.Result r = HistoryWorkload.run(broken(), seed + round, 4, 200);
-            SerializabilityChecker.Report report = r.report();
+            SerializabilityChecker.Report report = workload.apply(seed + round).report();
             if (!report.isSerializable()) {
                 String d = report.describe();
                 assertTrue(!report.cycle().isEmpty() || report.hasLostUpdate(), d);
@@ -48,7 +62,7 @@ class BrokenProtocolDetectionTest {
             }
         }
         fail("the checker found no anomaly in " + DETECTION_BUDGET_MILLIS + " ms of a protocol without read"
-                + " validation: the randomized history test is vacuous");
+                + " validation: " + what + " is vacuous");
     }
 
     @Test
@@ -77,6 +91,24 @@ class BrokenProtocolDetectionTest {
         assertDetectedOnce("absent read vs insert", () -> PhantomTest.absentReadVersusInsert(broken(), false));
         assertDetectedOnce("absent read vs insert, map marker", () -> PhantomTest.absentReadVersusInsert(broken(), true));
         assertDetectedOnce("present read vs delete", () -> PhantomTest.presentReadVersusDelete(broken()));
+    }
+
+    @Test
+    void theSortedMapPhantomScenariosCatchTheBrokenProtocol() {
+        for (String kind : AnySortedMap.KINDS) {
+            assertDetectedOnce(kind + " scan vs insert", () -> SortedMapPhantomTest.scanVersusInsert(broken(), kind, false,
+                    Integer.MAX_VALUE));
+            assertDetectedOnce(kind + " scan with limit vs insert", () -> SortedMapPhantomTest.scanVersusInsert(broken(),
+                    kind, false, 3));
+            assertDetectedOnce(kind + " descending scan with limit vs insert",
+                    () -> SortedMapPhantomTest.scanVersusInsert(broken(), kind, true, 3));
+            assertDetectedOnce(kind + " scan vs delete", () -> SortedMapPhantomTest.scanVersusDelete(broken(), kind));
+            assertDetectedOnce(kind + " absent get vs insert", () -> SortedMapPhantomTest.absentGetVersusInsert(broken(), kind));
+            assertDetectedOnce(kind + " floorKey vs insert",
+                    () -> SortedMapPhantomTest.navigationVersusInsert(broken(), kind, true));
+            assertDetectedOnce(kind + " ceilingKey vs insert",
+                    () -> SortedMapPhantomTest.navigationVersusInsert(broken(), kind, false));
+        }
     }
 
     /** Each cell kind whose scenario can expose the protocol must expose it. */

@@ -1,7 +1,6 @@
 package io.jato.protocols.suite;
 
 import io.jato.collections.TxCounter;
-import io.jato.collections.TxHashMap;
 import io.jato.collections.TxLong;
 import io.jato.collections.TxRef;
 import io.jato.stm.Stm;
@@ -19,14 +18,16 @@ import org.junit.jupiter.params.provider.Arguments;
  * <ul>
  *   <li>{@code TxLong} — {@code get} / {@code set};</li>
  *   <li>{@code TxRef} — a {@code TxRef<Long>};</li>
- *   <li>{@code TxHashMap} — one key of a map shared by the scenario's cells;</li>
+ *   <li>{@code TxHashMap}, {@code TxSortedMap}, {@code TxLongSortedMap} — one key of a map shared
+ *       by the scenario's cells ({@link AnyMap});</li>
  *   <li>{@code TxCounter} — {@code get}, and {@code set(v)} as {@code add(v - get())}: the read
  *       makes the commit-time add depend on the value, so the cell behaves like the others.</li>
  * </ul>
  */
 public abstract class Cells implements Quiescence.Quiescent {
     /** The data types a cell can be built on. */
-    public static final List<String> KINDS = List.of("TxLong", "TxRef", "TxHashMap", "TxCounter");
+    public static final List<String> KINDS = List.of("TxLong", "TxRef", "TxHashMap", "TxSortedMap", "TxLongSortedMap",
+            "TxCounter");
 
     private Cells() {
     }
@@ -48,7 +49,7 @@ public abstract class Cells implements Quiescence.Quiescent {
     /** Creates one cell of {@code kind} per initial value, all in {@code stm}. */
     public static Cells[] create(String kind, Stm stm, long... initial) {
         Cells[] cells = new Cells[initial.length];
-        TxHashMap<String, Long> map = kind.equals("TxHashMap") ? new TxHashMap<>(stm) : null;
+        AnyMap<Long> map = AnyMap.KINDS.contains(kind) ? AnyMap.create(kind, stm) : null;
         for (int i = 0; i < initial.length; i++) {
             switch (kind) {
                 case "TxLong":
@@ -58,6 +59,8 @@ public abstract class Cells implements Quiescence.Quiescent {
                     cells[i] = new RefCell(new TxRef<>(stm, initial[i]));
                     break;
                 case "TxHashMap":
+                case "TxSortedMap":
+                case "TxLongSortedMap":
                     cells[i] = new MapCell(map, "cell-" + i, initial[i]);
                     break;
                 case "TxCounter":
@@ -127,13 +130,13 @@ public abstract class Cells implements Quiescence.Quiescent {
     }
 
     private static final class MapCell extends Cells {
-        private final TxHashMap<String, Long> map;
+        private final AnyMap<Long> map;
         private final String key;
 
-        MapCell(TxHashMap<String, Long> map, String key, long initial) {
+        MapCell(AnyMap<Long> map, String key, long initial) {
             this.map = map;
             this.key = key;
-            map.single().put(key, initial);
+            map.singlePut(key, initial);
         }
 
         @Override
@@ -152,7 +155,7 @@ public abstract class Cells implements Quiescence.Quiescent {
 
         @Override
         public long committed() {
-            return map.single().get(key);
+            return map.singleGet(key);
         }
 
         @Override

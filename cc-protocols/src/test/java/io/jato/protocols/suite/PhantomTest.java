@@ -5,6 +5,7 @@ import io.jato.collections.TxHashMap;
 import io.jato.collections.TxRef;
 import io.jato.stm.Stm;
 import io.jato.stm.StmStatistics;
+import io.jato.stm.Txn;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -16,6 +17,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -30,6 +33,48 @@ class PhantomTest {
     private static final String PROTOCOLS = "io.jato.protocols.suite.Protocols#all";
 
     /**
+     * The schedule of the mutual-exclusion scenarios: T1 evaluates {@code t1Reads} and, if it holds,
+     * runs {@code t1Marks}; T2 evaluates {@code t2SeesMark} and, unless it holds, runs
+     * {@code t2Acts}. Both read before either writes (first attempts only). In every serial order
+     * exactly one of them acts, so "both acted" is an anomaly, and so is "neither acted".
+     *
+     * @return whether the interleaving ran as scheduled
+     */
+    static boolean markerRace(Stm stm, Predicate<Txn> t1Reads, Consumer<Txn> t1Marks, Predicate<Txn> t2SeesMark,
+                              Consumer<Txn> t2Acts) {
+        Interleaving il = new Interleaving();
+        il.thread("T1", () -> stm.run(txn -> {
+            boolean holds = t1Reads.test(txn);
+            if (txn.attempt() == 0) {
+                il.signal("T1 read");
+                il.await("T2 read");
+            }
+            if (holds) {
+                t1Marks.accept(txn);
+            }
+        }));
+        il.thread("T2", () -> stm.run(txn -> {
+            if (txn.attempt() == 0) {
+                il.await("T1 read");
+            }
+            boolean marked = t2SeesMark.test(txn);
+            if (txn.attempt() == 0) {
+                il.signal("T2 read");
+            }
+            if (!marked) {
+                t2Acts.accept(txn);
+            }
+        }));
+        il.run();
+        return il.followedSchedule();
+    }
+
+    /** @return the anomaly of a {@link #markerRace} that ended with {@code marked} and {@code acted}, or null */
+    static String markerAnomaly(boolean marked, boolean acted, String bothActed) {
+        return marked == acted ? (marked ? bothActed : "neither transaction acted") : null;
+    }
+
+    /**
      * Mutual exclusion through absence: T1 sets a marker if key k is absent; T2 inserts k if the
      * marker is unset. Every serial order does exactly one of the two. Scheduled: both read, then
      * both write. The marker is a {@link TxRef} or, if {@code markerInMap}, another key of the map.
@@ -37,41 +82,18 @@ class PhantomTest {
     static Outcome absentReadVersusInsert(Stm stm, boolean markerInMap) {
         TxHashMap<String, String> map = new TxHashMap<>(stm);
         TxRef<String> ref = new TxRef<>(stm, null);
-        Interleaving il = new Interleaving();
-        il.thread("T1", () -> stm.run(txn -> {
-            boolean present = map.containsKey(txn, "k");
-            if (txn.attempt() == 0) {
-                il.signal("T1 read");
-                il.await("T2 read");
+        boolean followed = markerRace(stm, txn -> !map.containsKey(txn, "k"), txn -> {
+            if (markerInMap) {
+                map.put(txn, "marker", "T1");
+            } else {
+                ref.set(txn, "T1");
             }
-            if (!present) {
-                if (markerInMap) {
-                    map.put(txn, "marker", "T1");
-                } else {
-                    ref.set(txn, "T1");
-                }
-            }
-        }));
-        il.thread("T2", () -> stm.run(txn -> {
-            if (txn.attempt() == 0) {
-                il.await("T1 read");
-            }
-            String marker = markerInMap ? map.get(txn, "marker") : ref.get(txn);
-            if (txn.attempt() == 0) {
-                il.signal("T2 read");
-            }
-            if (marker == null) {
-                map.put(txn, "k", "T2");
-            }
-        }));
-        il.run();
+        }, txn -> (markerInMap ? map.get(txn, "marker") : ref.get(txn)) != null, txn -> map.put(txn, "k", "T2"));
         boolean marked = (markerInMap ? map.single().get("marker") : ref.single().get()) != null;
-        boolean inserted = map.single().get("k") != null;
-        String anomaly = marked == inserted ? (marked
-                ? "phantom: T1 saw k absent and T2 saw no marker, so both acted (marker set and k inserted)"
-                : "neither transaction acted") : null;
+        String anomaly = markerAnomaly(marked, map.single().get("k") != null,
+                "phantom: T1 saw k absent and T2 saw no marker, so both acted (marker set and k inserted)");
         return new Outcome("absent read vs insert (marker in " + (markerInMap ? "map" : "TxRef") + ") under "
-                + stm.protocol(), anomaly, il.followedSchedule(), Quiescence.problems(map, ref));
+                + stm.protocol(), anomaly, followed, Quiescence.problems(map, ref));
     }
 
     /**
@@ -82,36 +104,11 @@ class PhantomTest {
         TxHashMap<String, String> map = new TxHashMap<>(stm);
         map.single().put("k", "initial");
         TxRef<String> marker = new TxRef<>(stm, null);
-        Interleaving il = new Interleaving();
-        il.thread("T1", () -> stm.run(txn -> {
-            boolean present = map.get(txn, "k") != null;
-            if (txn.attempt() == 0) {
-                il.signal("T1 read");
-                il.await("T2 read");
-            }
-            if (present) {
-                marker.set(txn, "T1");
-            }
-        }));
-        il.thread("T2", () -> stm.run(txn -> {
-            if (txn.attempt() == 0) {
-                il.await("T1 read");
-            }
-            String m = marker.get(txn);
-            if (txn.attempt() == 0) {
-                il.signal("T2 read");
-            }
-            if (m == null) {
-                map.remove(txn, "k");
-            }
-        }));
-        il.run();
-        boolean marked = marker.single().get() != null;
-        boolean deleted = map.single().get("k") == null;
-        String anomaly = marked == deleted ? (marked
-                ? "T1 saw k present and T2 saw no marker, so both acted (marker set and k deleted)"
-                : "neither transaction acted") : null;
-        return new Outcome("present read vs delete under " + stm.protocol(), anomaly, il.followedSchedule(),
+        boolean followed = markerRace(stm, txn -> map.get(txn, "k") != null, txn -> marker.set(txn, "T1"),
+                txn -> marker.get(txn) != null, txn -> map.remove(txn, "k"));
+        String anomaly = markerAnomaly(marker.single().get() != null, map.single().get("k") == null,
+                "T1 saw k present and T2 saw no marker, so both acted (marker set and k deleted)");
+        return new Outcome("present read vs delete under " + stm.protocol(), anomaly, followed,
                 Quiescence.problems(map, marker));
     }
 
@@ -239,7 +236,7 @@ class PhantomTest {
         Quiescence.assertQuiescent(map, size);
     }
 
-    private static void toggle(io.jato.stm.Txn txn, TxHashMap<Integer, Integer> map, TxCounter size, int k, int v) {
+    private static void toggle(Txn txn, TxHashMap<Integer, Integer> map, TxCounter size, int k, int v) {
         if (map.remove(txn, k) != null) {
             size.add(txn, -1);
         } else {

@@ -1,7 +1,6 @@
 package io.jato.protocols.suite;
 
 import io.jato.collections.TxCounter;
-import io.jato.collections.TxHashMap;
 import io.jato.collections.TxLong;
 import io.jato.collections.TxRef;
 import io.jato.stm.Stm;
@@ -19,7 +18,8 @@ import org.junit.jupiter.params.provider.Arguments;
  */
 public abstract class Subject implements Quiescence.Quiescent {
     /** The data types under test. */
-    public static final List<String> TYPES = List.of("TxRef", "TxLong", "TxCounter", "TxHashMap");
+    public static final List<String> TYPES = List.of("TxRef", "TxLong", "TxCounter", "TxHashMap", "TxSortedMap",
+            "TxLongSortedMap");
 
     private final String type;
 
@@ -42,7 +42,9 @@ public abstract class Subject implements Quiescence.Quiescent {
             case "TxCounter":
                 return new CounterSubject(stm);
             case "TxHashMap":
-                return new MapSubject(stm);
+            case "TxSortedMap":
+            case "TxLongSortedMap":
+                return new MapSubject(type, stm);
             default:
                 throw new IllegalArgumentException("unknown type " + type);
         }
@@ -206,13 +208,13 @@ public abstract class Subject implements Quiescence.Quiescent {
 
     /** Starts with keys "keep" and "gone"; a write updates one, deletes the other, inserts "new". */
     private static final class MapSubject extends Subject {
-        private final TxHashMap<String, String> map;
+        private final AnyMap<String> map;
 
-        MapSubject(Stm stm) {
-            super("TxHashMap");
-            map = new TxHashMap<>(stm);
-            map.single().put("keep", "k0");
-            map.single().put("gone", "g0");
+        MapSubject(String type, Stm stm) {
+            super(type);
+            map = AnyMap.create(type, stm);
+            map.singlePut("keep", "k0");
+            map.singlePut("gone", "g0");
         }
 
         @Override
@@ -229,25 +231,22 @@ public abstract class Subject implements Quiescence.Quiescent {
 
         @Override
         public boolean pristine() {
-            return "k0".equals(map.single().get("keep")) && "g0".equals(map.single().get("gone"))
-                    && map.single().get("new") == null && map.single().size() == 2;
+            return map.contents().equals(java.util.Map.of("keep", "k0", "gone", "g0"));
         }
 
         @Override
         public String describe() {
-            StringBuilder sb = new StringBuilder("{");
-            map.single().forEach((k, v) -> sb.append(k).append('=').append(v).append(' '));
-            return sb.append('}').toString();
+            return map.contents().toString();
         }
 
         @Override
         public Object singleRead() {
-            return map.single().get("keep");
+            return map.singleGet("keep");
         }
 
         @Override
         public void singleWrite() {
-            map.single().put("keep", "single");
+            map.singlePut("keep", "single");
         }
 
         @Override

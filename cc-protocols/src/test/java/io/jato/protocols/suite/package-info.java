@@ -9,15 +9,21 @@
  *
  * <ul>
  *   <li><b>Contract suites</b>, one per data type ({@code TxRefContractTest}, {@code TxLongContractTest},
- *       {@code TxCounterContractTest}, {@code TxHashMapContractTest}), one for the transaction
+ *       {@code TxCounterContractTest}, {@code TxHashMapContractTest}, {@code TxSortedMapContractTest}
+ *       for both sorted maps through {@link io.jato.protocols.suite.AnySortedMap}), one for the transaction
  *       lifecycle over every data type ({@code TransactionLifecycleContractTest}) and one for the
  *       store ({@code StoreContractTest}).</li>
  *   <li><b>Anomaly suites</b>, one per anomaly (lost update, write skew, torn read, read-only
  *       anomaly, phantom, read-your-own-writes, rollback on a user exception) and the bank-sum
  *       invariant under failures and interrupts. Each anomaly has a deterministic schedule
  *       ({@link io.jato.protocols.suite.Interleaving}), run over every data type where it applies
- *       ({@link io.jato.protocols.suite.Cells}), plus an unscheduled stress variant.</li>
- *   <li><b>Serializability checking</b> of randomized histories ({@code history} package).</li>
+ *       ({@link io.jato.protocols.suite.Cells}, which includes both sorted maps), plus an unscheduled
+ *       stress variant. Sorted maps add range phantoms ({@code SortedMapPhantomTest}: scans, absent
+ *       lookups and navigation against inserts and deletes, and no abort for changes elsewhere) and
+ *       the contention-aware layout ({@code ContentionAwareLayoutTest}).</li>
+ *   <li><b>Serializability checking</b> of randomized histories ({@code history} package), including
+ *       range scans recorded as reads of what they saw and of the absence of the rest of their range
+ *       ({@code RangeHistoryTest}).</li>
  *   <li><b>Proof that the suites can fail</b>: {@code BrokenProtocolDetectionTest} runs the
  *       scenarios and the checker against {@code test-broken-no-validation} (OCC without read
  *       validation, {@code broken} package) and requires each to catch it.</li>
