@@ -1,0 +1,140 @@
+package io.jato.workloads.tpcc;
+
+import io.jato.collections.TxHashMap;
+import io.jato.collections.TxLongSortedMap;
+import io.jato.records.RecordLayout;
+import io.jato.stm.Stm;
+import io.jato.workloads.Workload;
+
+import java.util.Objects;
+import java.util.SplittableRandom;
+
+/*
+ * Tables and indexes. Keys are packed longs (TpccKeys). Tables that are only reached by key are
+ * TxHashMaps from the boxed key to a record: WAREHOUSE, DISTRICT, CUSTOMER, ITEM, STOCK and the
+ * insert-only HISTORY (its key names who wrote the row: see TpccKeys.history). Tables that
+ * transactions scan or navigate are TxLongSortedMaps with the district as the prefix of the
+ * contention-aware layout, so a scan confined to one district never conflicts with inserts or
+ * deletes in another:
+ *   NEW-ORDER          (w, d, o) -> the ORDER record; presence is the row (NEW-ORDER has no payload)
+ *   ORDER              (w, d, o) -> Order
+ *   ORDER-by-customer  (w, d, c, o) -> the same Order; order-status finds the customer's latest
+ *                      order with one floorKey(orderByCustomer(w, d, c, MAX_ORDER_ID))
+ *   ORDER-LINE         (w, d, o, ol) -> OrderLine; an order's lines are one short range
+ *
+ * The customer-by-last-name index maps (w, d, last-name number) to the ids of the customers with
+ * that last name, sorted by C_FIRST (then id), in an int[] that is never modified. Payment and
+ * order-status by last name need exactly this list: all matching customers in first-name order,
+ * then the one at position ceil(n / 2). One hash lookup returns it, with no range scan, no
+ * per-customer read and no phantom tracking; last names never change and customers are never
+ * inserted, so the index is never written after loading and costs its readers no conflicts.
+ * Lookups go by the name's number (NURand(255, 0, 999)), not the string: the number determines the
+ * name (TpccRandom.lastName).
+ *
+ * Records are created with one version per group (RecordLayout.SPLIT, the TS mode) or one version
+ * per row (RecordLayout.COARSE, the base mode); the transaction code is the same for both.
+ */
+
+/** The nine TPC-C tables and their indexes in one store, loaded per clause 4.3. */
+public final class TpccDatabase {
+    static final int DISTRICTS_PER_WAREHOUSE = 10;
+    static final int CUSTOMERS_PER_DISTRICT = 3000;
+    static final int ORDERS_PER_DISTRICT = 3000;
+    /** Orders with ids from here on are undelivered after loading and have NEW-ORDER rows. */
+    static final int FIRST_UNDELIVERED_ORDER = 2101;
+    static final int ITEMS = 100_000;
+
+    private final Stm stm;
+    private final int warehouses;
+    private final RecordLayout layout;
+    private final long seed;
+    private final TpccRandom.Constants loadConstants;
+    private final TpccRandom.Constants runConstants;
+
+    final TxHashMap<Long, Warehouse> warehouse;
+    final TxHashMap<Long, District> district;
+    final TxHashMap<Long, Customer> customer;
+    final TxHashMap<Long, History> history;
+    final TxHashMap<Long, Item> item;
+    final TxHashMap<Long, Stock> stock;
+    /** (w, d, last-name number) to customer ids sorted by first name; never written after loading. */
+    final TxHashMap<Long, int[]> customersByLastName;
+    final TxLongSortedMap<Order> newOrder;
+    final TxLongSortedMap<Order> order;
+    final TxLongSortedMap<Order> orderByCustomer;
+    final TxLongSortedMap<OrderLine> orderLine;
+
+    /**
+     * An empty database for {@code warehouses} warehouses; {@link #load} fills it.
+     *
+     * @param layout {@link RecordLayout#SPLIT} for the field groups of the TS mode,
+     *               {@link RecordLayout#COARSE} for one version per row
+     * @param seed   seeds every random choice of the load and the NURand constants
+     */
+    public TpccDatabase(Stm stm, int warehouses, RecordLayout layout, long seed) {
+        this.stm = Objects.requireNonNull(stm, "stm");
+        this.layout = Objects.requireNonNull(layout, "layout");
+        if (warehouses < 1 || warehouses > TpccKeys.MAX_WAREHOUSES) {
+            throw new IllegalArgumentException("warehouses must be in [1, " + TpccKeys.MAX_WAREHOUSES + "], got "
+                    + warehouses);
+        }
+        this.warehouses = warehouses;
+        this.seed = seed;
+        SplittableRandom constants = new SplittableRandom(TpccLoader.mix(seed, -1, 0));
+        this.loadConstants = TpccRandom.Constants.forLoad(constants);
+        this.runConstants = TpccRandom.Constants.forRun(loadConstants, constants);
+        int districts = warehouses * DISTRICTS_PER_WAREHOUSE;
+        warehouse = new TxHashMap<>(stm, warehouses);
+        district = new TxHashMap<>(stm, districts);
+        customer = new TxHashMap<>(stm, districts * CUSTOMERS_PER_DISTRICT);
+        history = new TxHashMap<>(stm, districts * CUSTOMERS_PER_DISTRICT);
+        item = new TxHashMap<>(stm, ITEMS);
+        stock = new TxHashMap<>(stm, warehouses * ITEMS);
+        customersByLastName = new TxHashMap<>(stm, districts * 1000);
+        newOrder = TxLongSortedMap.<Order>builder(stm).prefixLayout(TpccKeys.ORDER_SUFFIX_BITS).build();
+        order = TxLongSortedMap.<Order>builder(stm).prefixLayout(TpccKeys.ORDER_SUFFIX_BITS).build();
+        orderByCustomer = TxLongSortedMap.<Order>builder(stm).prefixLayout(TpccKeys.BY_CUSTOMER_SUFFIX_BITS).build();
+        orderLine = TxLongSortedMap.<OrderLine>builder(stm).prefixLayout(TpccKeys.ORDER_LINE_SUFFIX_BITS).build();
+    }
+
+    /** Loads every table with the current time as the load's dates; see {@link #load(Workload.Loader, long)}. */
+    public void load(Workload.Loader loader) {
+        load(loader, System.currentTimeMillis());
+    }
+
+    /**
+     * Loads every table (clause 4.3.3.1) through the non-transactional views, warehouses and
+     * districts in parallel on {@code loader}'s threads, with its progress. Every row's content
+     * depends only on the seed, its key and {@code now} (C_SINCE, H_DATE, O_ENTRY_D and the
+     * delivered order lines' OL_DELIVERY_D), not on the number of threads.
+     */
+    public void load(Workload.Loader loader, long now) {
+        new TpccLoader(this, now).load(loader);
+    }
+
+    public Stm stm() {
+        return stm;
+    }
+
+    public int warehouses() {
+        return warehouses;
+    }
+
+    public RecordLayout layout() {
+        return layout;
+    }
+
+    long seed() {
+        return seed;
+    }
+
+    /** @return the NURand constants the load used */
+    TpccRandom.Constants loadConstants() {
+        return loadConstants;
+    }
+
+    /** @return the NURand constants for runs: C_LAST within the delta rule of clause 2.1.6.1 */
+    TpccRandom.Constants runConstants() {
+        return runConstants;
+    }
+}
