@@ -364,4 +364,26 @@ class StmTest {
         assertEquals(0, st.aborts(AbortCause.READ_LOCKED));
         assertNull(s.concurrencyControl().checkQuiescent(counter));
     }
+
+    @Test
+    void aCleanupThatThrowsAfterCommitLeavesTheThreadUsable() {
+        io.jato.stm.spi.TxParticipant failingCleanup = new io.jato.stm.spi.TxParticipant() {
+            @Override
+            public void install(TxnContext txn, io.jato.stm.spi.Entry entry, long commitTimestamp) {
+            }
+
+            @Override
+            public void cleanup(TxnContext txn, io.jato.stm.spi.Entry entry, boolean committed) {
+                throw new IllegalStateException("cleanup bug");
+            }
+        };
+        assertThrows(IllegalStateException.class, () -> stm.run(t -> {
+            write(t, x, 5);
+            TxnContext c = TxnContext.of(t, stm);
+            c.requestCleanup(c.entry(y), failingCleanup);
+        }));
+        long after = stm.atomic(t -> read(t, x));
+        assertEquals(5L, after, "the commit happened and the next transaction runs");
+        assertFalse(stm.inTransaction());
+    }
 }

@@ -603,17 +603,14 @@ public final class TxnContext extends Txn {
             finishAndClear(false);
             throw bug;
         }
-        cc.finish(this, true);
-        if (needsCleanup) {
-            cleanup(true);
-        }
         if (statistics) {
             commits++;
         }
         if ((++commitCount & Tunables.EPOCH_CHECK_MASK) == 0) {
             protocolContext.tickEpoch(System.nanoTime());
         }
-        clear();
+        // Committed: a participant's cleanup that throws must still leave the context reusable.
+        finishAndClear(true);
         return null;
     }
 
