@@ -2,6 +2,7 @@ package io.jato.workloads.tpcc;
 
 import io.jato.collections.TxHashMap;
 import io.jato.collections.TxLongSortedMap;
+import io.jato.records.AbstractRecord;
 import io.jato.records.RecordLayout;
 import io.jato.stm.Stm;
 import io.jato.workloads.Workload;
@@ -136,5 +137,54 @@ public final class TpccDatabase {
     /** @return the NURand constants for runs: C_LAST within the delta rule of clause 2.1.6.1 */
     TpccRandom.Constants runConstants() {
         return runConstants;
+    }
+
+    /**
+     * For tests and after a run, while no transaction runs: every map and every record must hold
+     * no lock and no pending state.
+     *
+     * @return the first problem found, naming the table and key, or null if all are quiescent
+     */
+    String checkQuiescent() {
+        String[] problem = {null};
+        check(problem, "WAREHOUSE", warehouse);
+        check(problem, "DISTRICT", district);
+        check(problem, "CUSTOMER", customer);
+        check(problem, "HISTORY", history);
+        check(problem, "ITEM", item);
+        check(problem, "STOCK", stock);
+        checkMap(problem, "customer-by-last-name", customersByLastName.checkQuiescent());
+        check(problem, "NEW-ORDER", newOrder);
+        check(problem, "ORDER", order);
+        check(problem, "ORDER-by-customer", orderByCustomer);
+        check(problem, "ORDER-LINE", orderLine);
+        return problem[0];
+    }
+
+    private static void checkMap(String[] problem, String table, String p) {
+        if (problem[0] == null && p != null) {
+            problem[0] = table + ": " + p;
+        }
+    }
+
+    private static void check(String[] problem, String table, TxHashMap<Long, ? extends AbstractRecord> map) {
+        checkMap(problem, table, map.checkQuiescent());
+        map.single().forEach((key, r) -> {
+            String p = problem[0] == null ? r.checkQuiescent() : null;
+            if (p != null) {
+                problem[0] = table + " row " + Long.toHexString(key) + ": " + p;
+            }
+        });
+    }
+
+    private static void check(String[] problem, String table, TxLongSortedMap<? extends AbstractRecord> map) {
+        checkMap(problem, table, map.checkQuiescent());
+        map.single().forEach((key, r) -> {
+            String p = r.checkQuiescent();
+            if (p != null && problem[0] == null) {
+                problem[0] = table + " row " + Long.toHexString(key) + ": " + p;
+            }
+            return problem[0] == null;
+        });
     }
 }

@@ -50,7 +50,7 @@ class TpccLoadTest {
 
     @Test
     void theLoadIsConsistent() {
-        assertEquals(List.of(), TpccConsistency.check(db));
+        assertEquals(List.of(), TpccConsistency.checkWithoutDeliveries(db));
     }
 
     @Test
@@ -191,7 +191,7 @@ class TpccLoadTest {
             district.single().set(district.single().get().setNextOrderId(di.nextOrderId() + 1));
             List<TpccConsistency.Violation> v = TpccConsistency.check(db);
             assertEquals(List.of(
-                    "3 1 3", "4 1 7", "2 1 9", "2 1 9", "1 1 0"),
+                    "3 1 3", "5 1 3", "4 1 7", "6 1 7", "2 1 9", "2 1 9", "1 1 0", "8 1 0"),
                     v.stream().map(x -> x.condition() + " " + x.warehouse() + " " + x.district()).toList(), v.toString());
             assertTrue(v.get(0).toString().startsWith("consistency condition 3 violated at warehouse 1, district 3: "),
                     v.get(0).toString());
@@ -202,6 +202,37 @@ class TpccLoadTest {
             db.orderLine.single().put(lineKey, removedLine);
         }
         assertEquals(List.of(), TpccConsistency.check(db));
+    }
+
+    @Test
+    void theCheckerNamesSeededViolationsOfConditions7To12() {
+        long lineKey = TpccKeys.orderLine(1, 2, 2200, 1);
+        OrderLine line = db.orderLine.single().get(lineKey);
+        OrderLine.Image li = line.single().get();
+        District district = db.district.single().get(TpccKeys.district(1, 4));
+        District.Image di = district.single().get();
+        Customer customer = db.customer.single().get(TpccKeys.customer(1, 6, 17));
+        Customer.Image ci = customer.single().get();
+        long newOrderKey = TpccKeys.order(1, 8, TpccDatabase.FIRST_UNDELIVERED_ORDER);
+        Order removedNewOrder = db.newOrder.single().remove(newOrderKey);
+        try {
+            line.single().set(line.single().get().setDeliveryDate(NOW));
+            district.single().set(district.single().get().setYtd(di.ytd() + 5));
+            customer.single().set(customer.single().get().setBalance(ci.balance() - 1));
+            List<TpccConsistency.Violation> v = TpccConsistency.check(db);
+            assertEquals(List.of("7 1 2", "10 1 2", "12 1 2", "9 1 4", "10 1 6", "12 1 6", "5 1 8", "1 1 0"),
+                    v.stream().map(x -> x.condition() + " " + x.warehouse() + " " + x.district()).toList(), v.toString());
+            List<TpccConsistency.Violation> strict = TpccConsistency.checkWithoutDeliveries(db);
+            assertEquals(v.size() + 1, strict.size(), strict.toString());
+            assertTrue(strict.stream().anyMatch(x -> x.condition() == 11 && x.district() == 8), strict.toString());
+            assertTrue(v.get(4).detail().startsWith("customer 17: C_BALANCE = -1001"), v.get(4).detail());
+        } finally {
+            line.single().set(li);
+            district.single().set(di);
+            customer.single().set(ci);
+            db.newOrder.single().put(newOrderKey, removedNewOrder);
+        }
+        assertEquals(List.of(), TpccConsistency.checkWithoutDeliveries(db));
     }
 
     @Test

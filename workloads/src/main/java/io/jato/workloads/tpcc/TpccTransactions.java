@@ -1,0 +1,579 @@
+package io.jato.workloads.tpcc;
+
+import io.jato.collections.TxLongSortedMap;
+import io.jato.records.RecordLayout;
+import io.jato.stm.AbortCause;
+import io.jato.stm.Stm;
+import io.jato.stm.Txn;
+import io.jato.stm.TxnAbortedException;
+import io.jato.stm.TxnFunction;
+import io.jato.stm.TxnRunnable;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+/*
+ * The five transactions of clause 2, as one worker thread runs them.
+ *
+ * Inputs first. Each transaction type has a draw method that fills this object's input fields
+ * (clauses 2.4.1, 2.5.1, 2.6.1, 2.7.1, 2.8.1) and an execute method that runs one preallocated body
+ * over them with the store's retries, so a retried attempt repeats exactly the same inputs. Dates
+ * are drawn with the inputs too. Bodies write their outputs to fields (reset at the start of each
+ * attempt), which tests read and which keep the JIT from dropping reads.
+ *
+ * New-order's 1% rollback (clause 2.4.1.4) gives the last line an unused item id; the body finds
+ * no ITEM row and calls txn.abort(), which rolls back everything the attempt wrote, including the
+ * ORDER, NEW-ORDER and ORDER-LINE inserts and D_NEXT_O_ID. executeNewOrder reports it as a
+ * rollback (false), not as an error.
+ *
+ * Next order id. New-order reads D_NEXT_O_ID and writes it back plus one, a read-modify-write of
+ * the district's default group, so concurrent new-orders of one district conflict on it (and, as
+ * D_NEXT_O_ID shares that group with D_NAME and the address, with payments of the district, which
+ * read those). Silo's "fast order id" (a per-district counter taken outside the transaction) is
+ * not implemented: every new-order that rolls back (1% by design) or gives up after taking an id
+ * would leave a gap in the district's order ids, breaking consistency condition 3 (NEW-ORDER ids
+ * are contiguous), and D_NEXT_O_ID would no longer be what new-order advances, so condition 2 and
+ * stock-level's "last 20 orders" would need another source. Whether it is worth that is for the
+ * measurements of issue 5 to show.
+ *
+ * Modes (TpccMode). The layout (field groups or not) is the database's; this class only chooses
+ * between read-modify-writes and the commit-time updaters of TpccUpdaters for the writes listed
+ * there. A CU transaction does not read the columns its updater changes (payment does not read
+ * C_BALANCE, new-order not S_QUANTITY), which is what lets two of them commit without conflict.
+ *
+ * Delivery handles all ten districts of the warehouse in one transaction; a district without
+ * NEW-ORDER rows is skipped. It finds the oldest NEW-ORDER row with a scan of limit 1 over the
+ * district's range, which (unlike ceilingKey from the district's first key) never reads into the
+ * next district when this one is empty.
+ *
+ * Not allocation-free: boxed keys of the hash indexes (except warehouse and district keys, boxed
+ * once here), the new records of new-order and payment, the CU updaters and payment's strings.
+ */
+
+/** One worker's TPC-C transactions: inputs drawn before each transaction, bodies retried on them. */
+final class TpccTransactions {
+    /** Order lines per new-order: 5..15 (clause 2.4.1.3). */
+    static final int MAX_LINES = 15;
+    /** Stock-level examines the lines of the district's last this many orders (clause 2.8.2.2). */
+    static final int STOCK_LEVEL_ORDERS = 20;
+    /** An item id no ITEM row has: the 1% of new-orders that roll back order it. */
+    static final int UNUSED_ITEM = TpccDatabase.ITEMS + 1;
+
+    private final TpccDatabase db;
+    private final Stm stm;
+    private final RecordLayout layout;
+    private final boolean cu;
+    private final int warehouses;
+    private final int homeWarehouse;
+    private final int historySource;
+    private final TpccRandom random;
+    private final TpccRandom.Constants run;
+    private final TpccMix mix;
+    /** WAREHOUSE and DISTRICT keys boxed once: index w and w * 16 + d. */
+    private final Long[] warehouseKeys;
+    private final Long[] districtKeys;
+    /** Next HISTORY sequence number of this worker; advanced only when a payment commits. */
+    private long historySequence;
+
+    // ------------------------------------------------------------------ inputs (drawn before a transaction)
+
+    int noDistrict;
+    int noCustomer;
+    int noLines;
+    final int[] noItem = new int[MAX_LINES];
+    final int[] noSupplyWarehouse = new int[MAX_LINES];
+    final int[] noQuantity = new int[MAX_LINES];
+    long noEntryDate;
+
+    int payDistrict;
+    int payCustomerWarehouse;
+    int payCustomerDistrict;
+    /** The customer id, or 0 to select by {@link #payLastName}. */
+    int payCustomer;
+    int payLastName;
+    long payAmount;
+    long payDate;
+
+    int osDistrict;
+    /** The customer id, or 0 to select by {@link #osLastName}. */
+    int osCustomer;
+    int osLastName;
+
+    int deliveryCarrier;
+    long deliveryDate;
+
+    int slDistrict;
+    int slThreshold;
+
+    // ------------------------------------------------------------------ outputs (of the last attempt)
+
+    long noOrderId;
+    long noTotal;
+    int payCustomerId;
+    long osOrderId;
+    int osLineCount;
+    long osAmount;
+    int deliveredDistricts;
+    int slLowStock;
+    /** Folds what the bodies read so that the JIT cannot drop the reads. */
+    long sink;
+
+    // ------------------------------------------------------------------ scratch of the bodies
+
+    private long foundKey;
+    /** The transaction a scan visitor reads in; set just before the scan. */
+    private Txn txnOfScan;
+    private Order foundOrder;
+    private final int[] slItems = new int[STOCK_LEVEL_ORDERS * MAX_LINES];
+    private int slItemCount;
+
+    private final TxLongSortedMap.Visitor<Order> firstNewOrder = (key, order) -> {
+        foundKey = key;
+        foundOrder = order;
+        return false;
+    };
+    private final TxLongSortedMap.Visitor<OrderLine> stockLevelLine = (key, line) -> {
+        slItems[slItemCount++] = line.itemId(txnOfScan);
+        return true;
+    };
+    private final TxLongSortedMap.Visitor<OrderLine> orderStatusLine = (key, line) -> {
+        osLineCount++;
+        osAmount += line.amount(txnOfScan);
+        sink += line.itemId(txnOfScan) + line.supplyWarehouseId(txnOfScan) + line.quantity(txnOfScan)
+                + line.deliveryDate(txnOfScan);
+        return true;
+    };
+
+    private final TxnRunnable newOrderBody = this::newOrder;
+    private final TxnRunnable paymentBody = this::payment;
+    private final TxnFunction<Object> orderStatusBody = txn -> {
+        orderStatus(txn);
+        return null;
+    };
+    private final TxnRunnable deliveryBody = this::delivery;
+    private final TxnFunction<Object> stockLevelBody = txn -> {
+        stockLevel(txn);
+        return null;
+    };
+
+    /**
+     * @param worker        the worker's number from 0; names its HISTORY rows
+     * @param homeWarehouse the terminal's warehouse (clause 2.4.1.1 and the like)
+     * @param seed          seeds every input this worker draws
+     */
+    TpccTransactions(TpccDatabase db, TpccMode mode, int worker, int homeWarehouse, long seed) {
+        if (db.layout() != mode.layout()) {
+            throw new IllegalArgumentException("mode " + mode.cliName() + " needs a database with layout "
+                    + mode.layout() + ", not " + db.layout());
+        }
+        if (homeWarehouse < 1 || homeWarehouse > db.warehouses()) {
+            throw new IllegalArgumentException("home warehouse " + homeWarehouse + " is outside [1, " + db.warehouses() + "]");
+        }
+        this.db = db;
+        this.stm = db.stm();
+        this.layout = db.layout();
+        this.cu = mode.updaters();
+        this.warehouses = db.warehouses();
+        this.homeWarehouse = homeWarehouse;
+        this.historySource = worker + 1;
+        TpccKeys.history(historySource, 0);     // checks the worker's number
+        SplittableRandom root = new SplittableRandom(seed);
+        this.mix = new TpccMix(root.split());
+        this.random = new TpccRandom(root);
+        this.run = db.runConstants();
+        this.warehouseKeys = new Long[warehouses + 1];
+        this.districtKeys = new Long[(warehouses + 1) << TpccKeys.DISTRICT_BITS];
+        for (int w = 1; w <= warehouses; w++) {
+            warehouseKeys[w] = TpccKeys.warehouse(w);
+            for (int d = 1; d <= TpccDatabase.DISTRICTS_PER_WAREHOUSE; d++) {
+                districtKeys[w << TpccKeys.DISTRICT_BITS | d] = TpccKeys.district(w, d);
+            }
+        }
+    }
+
+    /** @return the next transaction type of the standard mix */
+    TpccMix.Type nextType() {
+        return mix.next();
+    }
+
+    /**
+     * Draws inputs for a transaction of {@code type} and runs it.
+     *
+     * @return true if it committed, false if it rolled back on purpose (new-order's 1%)
+     */
+    boolean run(TpccMix.Type type) {
+        switch (type) {
+            case NEW_ORDER:
+                drawNewOrder();
+                return executeNewOrder();
+            case PAYMENT:
+                drawPayment();
+                executePayment();
+                return true;
+            case ORDER_STATUS:
+                drawOrderStatus();
+                executeOrderStatus();
+                return true;
+            case DELIVERY:
+                drawDelivery();
+                executeDelivery();
+                return true;
+            case STOCK_LEVEL:
+                drawStockLevel();
+                executeStockLevel();
+                return true;
+            default:
+                throw new AssertionError(type);
+        }
+    }
+
+    // ------------------------------------------------------------------ new-order (clause 2.4)
+
+    void drawNewOrder() {
+        noDistrict = random.uniform(1, TpccDatabase.DISTRICTS_PER_WAREHOUSE);
+        noCustomer = random.customerId(run);
+        noLines = random.uniform(5, MAX_LINES);
+        boolean rollback = random.percent(1);
+        for (int i = 0; i < noLines; i++) {
+            noItem[i] = rollback && i == noLines - 1 ? UNUSED_ITEM : random.itemId(run);
+            noSupplyWarehouse[i] = warehouses > 1 && random.percent(1) ? otherWarehouse() : homeWarehouse;
+            noQuantity[i] = random.uniform(1, 10);
+        }
+        noEntryDate = System.currentTimeMillis();
+    }
+
+    /** @return true if the drawn new-order committed, false if it rolled back on its unused item */
+    boolean executeNewOrder() {
+        try {
+            stm.run(newOrderBody);
+            return true;
+        } catch (TxnAbortedException e) {
+            if (e.abortCause() == AbortCause.USER_ABORT) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private void newOrder(Txn txn) {
+        int w = homeWarehouse;
+        int d = noDistrict;
+        Warehouse warehouse = db.warehouse.get(txn, warehouseKeys[w]);
+        District district = db.district.get(txn, districtKeys[w << TpccKeys.DISTRICT_BITS | d]);
+        int o = district.nextOrderId(txn);
+        district.setNextOrderId(txn, o + 1);
+        long taxes = 10_000L + warehouse.tax(txn) + district.tax(txn);
+        Customer customer = db.customer.get(txn, TpccKeys.customer(w, d, noCustomer));
+        int discount = customer.discount(txn);
+        sink += customer.last(txn).length() + customer.credit(txn).length();
+        boolean allLocal = true;
+        for (int i = 0; i < noLines; i++) {
+            allLocal &= noSupplyWarehouse[i] == w;
+        }
+        Order order = Order.create(stm, layout, new Order.Image()
+                .setCustomerId(noCustomer)
+                .setEntryDate(noEntryDate)
+                .setOrderLineCount(noLines)
+                .setAllLocal(allLocal));
+        long orderKey = TpccKeys.order(w, d, o);
+        db.order.put(txn, orderKey, order);
+        db.newOrder.put(txn, orderKey, order);
+        db.orderByCustomer.put(txn, TpccKeys.orderByCustomer(w, d, noCustomer, o), order);
+        long sum = 0;
+        for (int i = 0; i < noLines; i++) {
+            Item item = db.item.get(txn, TpccKeys.item(noItem[i]));
+            if (item == null) {
+                throw txn.abort();      // clause 2.4.2.3: an unused item id rolls the order back
+            }
+            long price = item.price(txn);
+            String itemData = item.data(txn);
+            sink += item.name(txn).length();
+            int supplier = noSupplyWarehouse[i];
+            int quantity = noQuantity[i];
+            Stock stock = db.stock.get(txn, TpccKeys.stock(supplier, noItem[i]));
+            String distInfo = distInfo(txn, stock, d);
+            String stockData = stock.data(txn);
+            if (cu) {
+                stock.update(txn, new TpccUpdaters.StockOrder(quantity, supplier != w));
+            } else {
+                stock.setQuantity(txn, TpccUpdaters.stockQuantityAfter(stock.quantity(txn), quantity));
+                stock.setYtd(txn, stock.ytd(txn) + quantity);
+                stock.setOrderCount(txn, stock.orderCount(txn) + 1);
+                if (supplier != w) {
+                    stock.setRemoteCount(txn, stock.remoteCount(txn) + 1);
+                }
+            }
+            long amount = quantity * price;
+            sum += amount;
+            boolean original = itemData.contains(TpccRandom.ORIGINAL) && stockData.contains(TpccRandom.ORIGINAL);
+            sink += original ? 'B' : 'G';
+            OrderLine line = OrderLine.create(stm, layout, new OrderLine.Image()
+                    .setItemId(noItem[i])
+                    .setSupplyWarehouseId(supplier)
+                    .setQuantity(quantity)
+                    .setAmount(amount)
+                    .setDistInfo(distInfo));
+            db.orderLine.put(txn, TpccKeys.orderLine(w, d, o, i + 1), line);
+        }
+        noOrderId = o;
+        noTotal = sum * (10_000 - discount) / 10_000 * taxes / 10_000;
+    }
+
+    private static String distInfo(Txn txn, Stock s, int d) {
+        switch (d) {
+            case 1: return s.dist01(txn);
+            case 2: return s.dist02(txn);
+            case 3: return s.dist03(txn);
+            case 4: return s.dist04(txn);
+            case 5: return s.dist05(txn);
+            case 6: return s.dist06(txn);
+            case 7: return s.dist07(txn);
+            case 8: return s.dist08(txn);
+            case 9: return s.dist09(txn);
+            case 10: return s.dist10(txn);
+            default: throw new IllegalArgumentException("district " + d);
+        }
+    }
+
+    // ------------------------------------------------------------------ payment (clause 2.5)
+
+    void drawPayment() {
+        payDistrict = random.uniform(1, TpccDatabase.DISTRICTS_PER_WAREHOUSE);
+        if (warehouses > 1 && random.percent(15)) {
+            payCustomerWarehouse = otherWarehouse();
+            payCustomerDistrict = random.uniform(1, TpccDatabase.DISTRICTS_PER_WAREHOUSE);
+        } else {
+            payCustomerWarehouse = homeWarehouse;
+            payCustomerDistrict = payDistrict;
+        }
+        if (random.percent(60)) {
+            payCustomer = 0;
+            payLastName = random.lastNameNumber(run);
+        } else {
+            payCustomer = random.customerId(run);
+        }
+        payAmount = random.uniform(100L, 500_000L);
+        payDate = System.currentTimeMillis();
+    }
+
+    void executePayment() {
+        stm.run(paymentBody);
+        historySequence++;
+    }
+
+    private void payment(Txn txn) {
+        int w = homeWarehouse;
+        int d = payDistrict;
+        int cw = payCustomerWarehouse;
+        int cd = payCustomerDistrict;
+        long amount = payAmount;
+        Warehouse warehouse = db.warehouse.get(txn, warehouseKeys[w]);
+        String warehouseName = warehouse.name(txn);
+        sink += warehouse.street1(txn).length() + warehouse.city(txn).length() + warehouse.zip(txn).length();
+        if (cu) {
+            warehouse.update(txn, new TpccUpdaters.WarehouseYtd(amount));
+        } else {
+            warehouse.setYtd(txn, warehouse.ytd(txn) + amount);
+        }
+        District district = db.district.get(txn, districtKeys[w << TpccKeys.DISTRICT_BITS | d]);
+        String districtName = district.name(txn);
+        sink += district.street1(txn).length() + district.city(txn).length() + district.zip(txn).length();
+        if (cu) {
+            district.update(txn, new TpccUpdaters.DistrictYtd(amount));
+        } else {
+            district.setYtd(txn, district.ytd(txn) + amount);
+        }
+        int c = payCustomer != 0 ? payCustomer : byLastName(txn, cw, cd, payLastName);
+        Customer customer = db.customer.get(txn, TpccKeys.customer(cw, cd, c));
+        sink += customer.first(txn).length() + customer.street1(txn).length() + customer.phone(txn).length()
+                + customer.since(txn) + customer.creditLimit(txn) + customer.discount(txn);
+        String badCreditPrefix = null;
+        if (customer.credit(txn).equals("BC")) {
+            badCreditPrefix = c + " " + cd + " " + cw + " " + d + " " + w + " " + amount + " | ";
+        }
+        if (cu) {
+            customer.update(txn, new TpccUpdaters.CustomerPayment(amount, badCreditPrefix));
+        } else {
+            customer.setBalance(txn, customer.balance(txn) - amount);
+            customer.setYtdPayment(txn, customer.ytdPayment(txn) + amount);
+            customer.setPaymentCount(txn, customer.paymentCount(txn) + 1);
+            if (badCreditPrefix != null) {
+                customer.setData(txn, TpccUpdaters.badCreditData(badCreditPrefix, customer.data(txn)));
+            }
+        }
+        History history = History.create(stm, layout, new History.Image()
+                .setCustomerId(c)
+                .setCustomerDistrictId(cd)
+                .setCustomerWarehouseId(cw)
+                .setDistrictId(d)
+                .setWarehouseId(w)
+                .setDate(payDate)
+                .setAmount(amount)
+                .setData(warehouseName + "    " + districtName));
+        db.history.put(txn, TpccKeys.history(historySource, historySequence), history);
+        payCustomerId = c;
+    }
+
+    /** @return the customer at position ceil(n / 2) of the n with last name {@code name}, by first name (clause 2.5.2.2) */
+    private int byLastName(Txn txn, int w, int d, int name) {
+        int[] ids = db.customersByLastName.get(txn, TpccKeys.lastName(w, d, name));
+        if (ids == null) {
+            // Customers 1..1000 of every district carry the names 0..999 (clause 4.3.3.1).
+            throw new IllegalStateException("no customer of district " + d + " of warehouse " + w + " has last name "
+                    + TpccRandom.lastName(name));
+        }
+        return ids[(ids.length - 1) / 2];
+    }
+
+    // ------------------------------------------------------------------ order-status (clause 2.6)
+
+    void drawOrderStatus() {
+        osDistrict = random.uniform(1, TpccDatabase.DISTRICTS_PER_WAREHOUSE);
+        if (random.percent(60)) {
+            osCustomer = 0;
+            osLastName = random.lastNameNumber(run);
+        } else {
+            osCustomer = random.customerId(run);
+        }
+    }
+
+    void executeOrderStatus() {
+        stm.readOnly(orderStatusBody);
+    }
+
+    private void orderStatus(Txn txn) {
+        int w = homeWarehouse;
+        int d = osDistrict;
+        osOrderId = 0;
+        osLineCount = 0;
+        osAmount = 0;
+        int c = osCustomer != 0 ? osCustomer : byLastName(txn, w, d, osLastName);
+        Customer customer = db.customer.get(txn, TpccKeys.customer(w, d, c));
+        sink += customer.balance(txn) + customer.first(txn).length() + customer.middle(txn).length()
+                + customer.last(txn).length();
+        long key = db.orderByCustomer.floorKey(txn, TpccKeys.orderByCustomer(w, d, c, TpccKeys.MAX_ORDER_ID), -1);
+        if (key < 0 || key >>> TpccKeys.ORDER_BITS != TpccKeys.customer(w, d, c)) {
+            return;     // the customer has no order
+        }
+        Order order = db.orderByCustomer.get(txn, key);
+        long o = TpccKeys.orderIdOfByCustomer(key);
+        sink += order.entryDate(txn) + order.carrierId(txn) + order.orderLineCount(txn);
+        osOrderId = o;
+        txnOfScan = txn;
+        db.orderLine.scan(txn, TpccKeys.orderLine(w, d, o, 1), true, TpccKeys.orderLine(w, d, o, MAX_LINES), true,
+                MAX_LINES, false, orderStatusLine);
+        txnOfScan = null;
+    }
+
+    // ------------------------------------------------------------------ delivery (clause 2.7)
+
+    void drawDelivery() {
+        deliveryCarrier = random.uniform(1, 10);
+        deliveryDate = System.currentTimeMillis();
+    }
+
+    void executeDelivery() {
+        stm.run(deliveryBody);
+    }
+
+    private void delivery(Txn txn) {
+        int w = homeWarehouse;
+        int delivered = 0;
+        for (int d = 1; d <= TpccDatabase.DISTRICTS_PER_WAREHOUSE; d++) {
+            foundOrder = null;
+            db.newOrder.scan(txn, TpccKeys.firstOrderOf(w, d), true, TpccKeys.lastOrderOf(w, d), true, 1, false,
+                    firstNewOrder);
+            Order order = foundOrder;
+            if (order == null) {
+                continue;       // clause 2.7.4.2: no undelivered order in this district
+            }
+            foundOrder = null;
+            long orderKey = foundKey;
+            long o = TpccKeys.orderIdOfOrder(orderKey);
+            db.newOrder.remove(txn, orderKey);
+            int c = order.customerId(txn);
+            int lines = order.orderLineCount(txn);
+            if (cu) {
+                order.update(txn, new TpccUpdaters.OrderCarrier(deliveryCarrier));
+            } else {
+                order.setCarrierId(txn, deliveryCarrier);
+            }
+            long sum = 0;
+            for (int ol = 1; ol <= lines; ol++) {
+                OrderLine line = db.orderLine.get(txn, TpccKeys.orderLine(w, d, o, ol));
+                sum += line.amount(txn);
+                if (cu) {
+                    line.update(txn, new TpccUpdaters.OrderLineDelivery(deliveryDate));
+                } else {
+                    line.setDeliveryDate(txn, deliveryDate);
+                }
+            }
+            Customer customer = db.customer.get(txn, TpccKeys.customer(w, d, c));
+            if (cu) {
+                customer.update(txn, new TpccUpdaters.CustomerDelivery(sum));
+            } else {
+                customer.setBalance(txn, customer.balance(txn) + sum);
+                customer.setDeliveryCount(txn, customer.deliveryCount(txn) + 1);
+            }
+            delivered++;
+        }
+        deliveredDistricts = delivered;
+    }
+
+    // ------------------------------------------------------------------ stock-level (clause 2.8)
+
+    void drawStockLevel() {
+        slDistrict = random.uniform(1, TpccDatabase.DISTRICTS_PER_WAREHOUSE);
+        slThreshold = random.uniform(10, 20);
+    }
+
+    void executeStockLevel() {
+        stm.readOnly(stockLevelBody);
+    }
+
+    private void stockLevel(Txn txn) {
+        int w = homeWarehouse;
+        int d = slDistrict;
+        slItemCount = 0;
+        slLowStock = 0;
+        District district = db.district.get(txn, districtKeys[w << TpccKeys.DISTRICT_BITS | d]);
+        long next = district.nextOrderId(txn);
+        long first = Math.max(1, next - STOCK_LEVEL_ORDERS);
+        if (next <= first) {
+            return;
+        }
+        txnOfScan = txn;
+        db.orderLine.scan(txn, TpccKeys.orderLine(w, d, first, 1), true, TpccKeys.orderLine(w, d, next - 1, MAX_LINES),
+                true, slItems.length, false, stockLevelLine);
+        txnOfScan = null;
+        Arrays.sort(slItems, 0, slItemCount);
+        int low = 0;
+        for (int i = 0; i < slItemCount; i++) {
+            int item = slItems[i];
+            if (i > 0 && item == slItems[i - 1]) {
+                continue;
+            }
+            if (db.stock.get(txn, TpccKeys.stock(w, item)).quantity(txn) < slThreshold) {
+                low++;
+            }
+        }
+        slLowStock = low;
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** @return a warehouse other than the home one, uniformly; needs at least two */
+    private int otherWarehouse() {
+        int other = random.uniform(1, warehouses - 1);
+        return other >= homeWarehouse ? other + 1 : other;
+    }
+
+    int homeWarehouse() {
+        return homeWarehouse;
+    }
+
+    /** @return HISTORY rows this worker has committed */
+    long historyRows() {
+        return historySequence;
+    }
+}
