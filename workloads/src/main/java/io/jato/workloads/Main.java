@@ -1,6 +1,7 @@
 package io.jato.workloads;
 
 import io.jato.stm.Stm;
+import io.jato.workloads.tpcc.TpccCommand;
 import io.jato.workloads.ycsb.YcsbCommand;
 
 import java.io.IOException;
@@ -30,7 +31,7 @@ public final class Main {
     /** Exit status of a command line that cannot be run. */
     public static final int EXIT_USAGE = 2;
 
-    private static final List<WorkloadCommand> COMMANDS = List.of(new YcsbCommand());
+    private static final List<WorkloadCommand> COMMANDS = List.of(new TpccCommand(), new YcsbCommand());
 
     private static final List<Option> RUN_OPTIONS = List.of(
             Option.valued("protocol", "NAME", "concurrency-control protocol (default occ; see 'jato protocols')"),
@@ -190,6 +191,7 @@ public final class Main {
         }
         sb.append(String.format("  %-12s%s%n", "protocols", "list the concurrency-control protocols"));
         sb.append("\nRun 'jato <command> --help' for a command's options. Example:\n");
+        sb.append("  jato tpcc --warehouses 1 --threads 2 --duration 10\n");
         sb.append("  jato ycsb --mix txn16 --threads 2 --duration 10\n");
         sb.append("\nExit status: 0 ok, 1 check failed or run failed, 2 bad command line.\n");
         return sb.toString();

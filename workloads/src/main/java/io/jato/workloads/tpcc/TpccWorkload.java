@@ -1,0 +1,190 @@
+package io.jato.workloads.tpcc;
+
+import io.jato.stm.Stm;
+import io.jato.workloads.CheckResult;
+import io.jato.workloads.Workload;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+/*
+ * Terminals and deferred delivery. Worker i serves the warehouses w with (w - 1) % threads == i
+ * when there are at least as many warehouses as threads, else warehouse i % W + 1; it rotates its
+ * home warehouse per transaction. Delivery is deferred as clause 2.7.2 requires: drawing a delivery
+ * only queues it for the home warehouse (a counter per warehouse), and the warehouse's delivery
+ * owner - worker (w - 1) % threads - runs queued deliveries before it draws new work. So every
+ * call of runOne runs exactly one transaction, and the executed mix stays 45/43/4/4/4 as long as
+ * owners keep up (they always run the queue first).
+ */
+
+/** The TPC-C workload for the runner: the standard mix over a loaded database, and its checks. */
+public final class TpccWorkload implements Workload {
+    /** Number of transaction types, in {@link TpccMix.Type} order. */
+    private static final int TYPES = TpccMix.Type.values().length;
+
+    private final TpccDatabase db;
+    private final TpccMode mode;
+    private final int threads;
+    private final long seed;
+    private final AtomicIntegerArray queuedDeliveries;
+    private final List<TpccWorker> workers = new ArrayList<>();
+
+    /**
+     * @param threads the number of worker threads the runner will start (decides terminal and
+     *                delivery ownership)
+     */
+    public TpccWorkload(Stm stm, int warehouses, TpccMode mode, int threads, long seed) {
+        this.mode = Objects.requireNonNull(mode, "mode");
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+        }
+        this.db = new TpccDatabase(stm, warehouses, mode.layout(), seed);
+        this.threads = threads;
+        this.seed = seed;
+        this.queuedDeliveries = new AtomicIntegerArray(warehouses + 1);
+    }
+
+    @Override
+    public String name() {
+        return "tpcc";
+    }
+
+    @Override
+    public Map<String, Object> parameters() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("warehouses", db.warehouses());
+        m.put("mode", mode.cliName());
+        return m;
+    }
+
+    @Override
+    public void load(Loader loader) {
+        db.load(loader);
+    }
+
+    @Override
+    public Worker newWorker(int index) {
+        TpccWorker w = new TpccWorker(index);
+        synchronized (workers) {
+            workers.add(w);
+        }
+        return w;
+    }
+
+    @Override
+    public CheckResult check() {
+        long[] committed = new long[TYPES];
+        long rollbacks = 0;
+        synchronized (workers) {
+            for (TpccWorker w : workers) {
+                for (int t = 0; t < TYPES; t++) {
+                    committed[t] += w.committed[t];
+                }
+                rollbacks += w.rollbacks;
+            }
+        }
+        List<TpccConsistency.Violation> violations = TpccConsistency.check(db);
+        if (!violations.isEmpty()) {
+            StringBuilder sb = new StringBuilder(violations.size() + " consistency violation(s):");
+            for (int i = 0; i < Math.min(10, violations.size()); i++) {
+                sb.append("\n    ").append(violations.get(i));
+            }
+            return CheckResult.failed(sb.toString());
+        }
+        String stuck = db.checkQuiescent();
+        if (stuck != null) {
+            return CheckResult.failed("not quiescent after the run: " + stuck);
+        }
+        long total = 0;
+        for (long c : committed) {
+            total += c;
+        }
+        StringBuilder mix = new StringBuilder();
+        TpccMix.Type[] types = TpccMix.Type.values();
+        for (int t = 0; t < TYPES; t++) {
+            mix.append(t == 0 ? "" : ", ").append(types[t].name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                    .append(String.format(Locale.ROOT, " %.1f%%", total == 0 ? 0.0 : 100.0 * committed[t] / total));
+        }
+        return CheckResult.ok(String.format(Locale.ROOT,
+                "consistency conditions 1-10 and 12 hold, nothing locked; executed mix (all phases): %s;"
+                        + " %,d new-order rollbacks", mix, rollbacks));
+    }
+
+    /** The database, for tests. */
+    TpccDatabase database() {
+        return db;
+    }
+
+    /** One worker thread: its terminals (one per home warehouse) and its per-type counters. */
+    private final class TpccWorker implements Worker {
+        private final TpccTransactions[] terminals;
+        /** Warehouses whose deferred deliveries this worker runs. */
+        private final int[] owned;
+        private int next;
+        /** Per type, transactions this worker committed (all phases); read by check() after the run. */
+        final long[] committed = new long[TYPES];
+        long rollbacks;
+
+        TpccWorker(int index) {
+            int warehouses = db.warehouses();
+            List<Integer> homes = new ArrayList<>();
+            List<Integer> mine = new ArrayList<>();
+            for (int w = 1; w <= warehouses; w++) {
+                if ((w - 1) % threads == index) {
+                    homes.add(w);
+                    mine.add(w);
+                }
+            }
+            if (homes.isEmpty()) {
+                homes.add(index % warehouses + 1);
+            }
+            terminals = new TpccTransactions[homes.size()];
+            for (int i = 0; i < terminals.length; i++) {
+                terminals[i] = new TpccTransactions(db, mode, index, homes.get(i), seed * 31 + index * 1_000_003L + i);
+            }
+            owned = mine.stream().mapToInt(Integer::intValue).toArray();
+        }
+
+        @Override
+        public boolean runOne() {
+            for (int w : owned) {
+                if (queuedDeliveries.get(w) > 0) {
+                    queuedDeliveries.decrementAndGet(w);
+                    TpccTransactions t = terminalFor(w);
+                    t.drawDelivery();
+                    t.executeDelivery();
+                    committed[TpccMix.Type.DELIVERY.ordinal()]++;
+                    return true;
+                }
+            }
+            TpccTransactions t = terminals[next];
+            next = next + 1 == terminals.length ? 0 : next + 1;
+            TpccMix.Type type = t.nextType();
+            while (type == TpccMix.Type.DELIVERY) {
+                queuedDeliveries.incrementAndGet(t.homeWarehouse());
+                type = t.nextType();
+            }
+            boolean ok = t.run(type);
+            if (ok) {
+                committed[type.ordinal()]++;
+            } else {
+                rollbacks++;
+            }
+            return ok;
+        }
+
+        private TpccTransactions terminalFor(int w) {
+            for (TpccTransactions t : terminals) {
+                if (t.homeWarehouse() == w) {
+                    return t;
+                }
+            }
+            return terminals[0];
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.jato.workloads.tpcc;
+
+import io.jato.workloads.Main;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The {@code tpcc} command end to end: a short run passes its consistency check; bad options are usage errors. */
+class TpccRunTest {
+    private static int run(StringBuilder report, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            status = Main.run(args, o, e);
+        }
+        report.append(out.toString(StandardCharsets.UTF_8)).append(err.toString(StandardCharsets.UTF_8));
+        return status;
+    }
+
+    @Test
+    void aShortRunWithDeferredDeliveriesPassesTheConsistencyCheck() {
+        StringBuilder report = new StringBuilder();
+        int status = run(report, "tpcc", "--warehouses", "1", "--mode", "base", "--threads", "2", "--duration", "1",
+                "--warmup", "0.2", "--seed", "5");
+        assertEquals(Main.EXIT_OK, status, report::toString);
+        String r = report.toString();
+        assertTrue(r.contains("mode=base"), r);
+        assertTrue(r.contains("check        OK"), r);
+        assertTrue(r.contains("delivery"), r);
+    }
+
+    @Test
+    void invalidOptionsAreUsageErrors() {
+        StringBuilder report = new StringBuilder();
+        assertEquals(Main.EXIT_USAGE, run(report, "tpcc", "--mode", "fast"));
+        assertTrue(report.toString().contains("cu+ts"), report::toString);
+        assertEquals(Main.EXIT_USAGE, run(new StringBuilder(), "tpcc", "--warehouses", "0"));
+    }
+}
