@@ -1,6 +1,7 @@
 package io.jato.workloads;
 
 import io.jato.stm.Stm;
+import io.jato.workloads.none.NoneProtocol;
 import io.jato.workloads.tpcc.TpccCommand;
 import io.jato.workloads.ycsb.YcsbCommand;
 
@@ -114,8 +115,14 @@ public final class Main {
             seed = o.has("seed") ? o.longValue("seed", 0, Long.MIN_VALUE + 1, Long.MAX_VALUE)
                     : new SplittableRandom().nextLong();
             json = o.has("json") ? jsonPath(o.string("json", "")) : null;
+            boolean noCc = protocol.equals(NoneProtocol.NAME);
+            if (noCc && threads != 1) {
+                throw new UsageException("protocol 'none' has no concurrency control and runs one thread only;"
+                        + " use --threads 1 (it is the single-thread baseline for the cost of concurrency control)");
+            }
+            // Without concurrency control, loading must be single-threaded too.
             settings = new Runner.Settings(threads, seconds(warmup), seconds(duration),
-                    Math.max(1, Runtime.getRuntime().availableProcessors()));
+                    noCc ? 1 : Math.max(1, Runtime.getRuntime().availableProcessors()));
             stm = Stm.builder().protocol(protocol).build();
             workload = command.create(o, stm, seed);
         } catch (UsageException e) {

@@ -42,5 +42,8 @@ class TpccRunTest {
         assertEquals(Main.EXIT_USAGE, run(report, "tpcc", "--mode", "fast"));
         assertTrue(report.toString().contains("cu+ts"), report::toString);
         assertEquals(Main.EXIT_USAGE, run(new StringBuilder(), "tpcc", "--warehouses", "0"));
+        StringBuilder none = new StringBuilder();
+        assertEquals(Main.EXIT_USAGE, run(none, "tpcc", "--protocol", "none", "--threads", "2"));
+        assertTrue(none.toString().contains("one thread"), none::toString);
     }
 }
