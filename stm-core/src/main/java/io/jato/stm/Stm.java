@@ -7,6 +7,7 @@ import io.jato.stm.spi.ProtocolContext;
 import io.jato.stm.spi.TxnContext;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
@@ -44,6 +45,12 @@ import java.util.concurrent.TimeUnit;
  * store alive: a store nobody references is collected even while threads that used it live on.
  */
 public final class Stm {
+    /**
+     * The length of a counter array as {@link #copyThreadCounters} fills it: attempts started,
+     * transactions committed, then aborted attempts by cause in {@link AbortCause} order.
+     */
+    public static final int COUNTER_SLOTS = 2 + AbortCause.count();
+
     private final String name;
     private final String protocolName;
     private final ConcurrencyControl cc;
@@ -53,7 +60,7 @@ public final class Stm {
     private final ThreadLocal<TxnContext> contexts;
     private final List<TxnContext> registered = new ArrayList<>();
     /** Counters of contexts whose threads have died; guarded by {@code registered}. */
-    private final long[] retired = new long[2 + AbortCause.count()];
+    private final long[] retired = new long[COUNTER_SLOTS];
 
     private Stm(Builder b, Protocol protocol) {
         this.name = b.name;
@@ -147,6 +154,29 @@ public final class Stm {
         long[] byCause = new long[AbortCause.count()];
         System.arraycopy(acc, 2, byCause, 0, byCause.length);
         return new StmStatistics(acc[0], acc[1], byCause);
+    }
+
+    /**
+     * Copies the calling thread's own counters of this store into {@code into[0, COUNTER_SLOTS)}:
+     * {@code [starts, commits, aborts by cause in AbortCause order...]}, all zeros if this thread
+     * has never run a transaction of this store or statistics are off. For benchmark harnesses that
+     * attribute aborts to what a thread just ran: take a copy before and after, and subtract. Unlike
+     * {@link #statistics()} it reads one thread's counters, takes no lock and allocates nothing; the
+     * counters grow monotonically over the thread's life. Applications want {@link #statistics()}.
+     *
+     * @param into at least {@link #COUNTER_SLOTS} long; slots beyond are left alone
+     * @throws IllegalArgumentException if {@code into} is shorter than {@link #COUNTER_SLOTS}
+     */
+    public void copyThreadCounters(long[] into) {
+        Objects.requireNonNull(into, "into");
+        if (into.length < COUNTER_SLOTS) {
+            throw new IllegalArgumentException("into needs " + COUNTER_SLOTS + " slots, has " + into.length);
+        }
+        Arrays.fill(into, 0, COUNTER_SLOTS, 0L);
+        TxnContext c = contexts.get();
+        if (c != null) {
+            c.addStatisticsTo(into);
+        }
     }
 
     @Override

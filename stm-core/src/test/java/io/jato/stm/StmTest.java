@@ -5,6 +5,7 @@ import io.jato.stm.spi.RefItem;
 import io.jato.stm.spi.TxnContext;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -339,6 +340,36 @@ class StmTest {
         Stm quiet = Stm.builder().statistics(false).build();
         quiet.run(t -> TxnContext.of(t, quiet).addLong(y, 1));
         assertEquals(0, quiet.statistics().commits());
+    }
+
+    @Test
+    void threadCountersAreTheCallingThreadsOwn() throws InterruptedException {
+        Stm s = Stm.create();
+        long[] c = new long[Stm.COUNTER_SLOTS + 1];
+        c[Stm.COUNTER_SLOTS] = 42;
+        s.copyThreadCounters(c);
+        assertEquals(0, Arrays.stream(c, 0, Stm.COUNTER_SLOTS).sum(), "no context yet: zeros");
+        for (int i = 0; i < 3; i++) {
+            s.run(t -> TxnContext.of(t, s).addLong(x, 1));
+        }
+        assertThrows(TxnAbortedException.class, () -> s.run(Txn::abort));
+        Thread other = new Thread(() -> s.run(t -> TxnContext.of(t, s).addLong(y, 1)));
+        other.start();
+        other.join();
+        s.copyThreadCounters(c);
+        assertEquals(4, c[0], "starts");
+        assertEquals(3, c[1], "commits: not the other thread's");
+        assertEquals(1, c[2 + AbortCause.USER_ABORT.ordinal()]);
+        assertEquals(4, s.statistics().commits(), "the store's total has both threads");
+        assertEquals(42, c[Stm.COUNTER_SLOTS], "slots beyond are left alone");
+
+        Stm quiet = Stm.builder().statistics(false).build();
+        quiet.run(t -> TxnContext.of(t, quiet).addLong(y, 1));
+        quiet.copyThreadCounters(c);
+        assertEquals(0, Arrays.stream(c, 0, Stm.COUNTER_SLOTS).sum(), "statistics off: zeros");
+        assertThrows(IllegalArgumentException.class, () -> s.copyThreadCounters(new long[Stm.COUNTER_SLOTS - 1]));
+        NullPointerException npe = assertThrows(NullPointerException.class, () -> s.copyThreadCounters(null));
+        assertEquals("into", npe.getMessage());
     }
 
     @Test

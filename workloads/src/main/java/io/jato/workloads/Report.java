@@ -5,16 +5,22 @@ import io.jato.stm.StmStatistics;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * Formats a {@link RunResult}: the human-readable summary and the JSON document with the same
  * numbers. Latencies are reported in microseconds, rates as fractions in JSON and percentages in text.
+ * When the workload names transaction types, both add the figures per type (a table after the
+ * overall lines; a {@code per_type} object keyed by type name).
  */
 public final class Report {
     private static final double[] PERCENTILES = {50.0, 99.0, 99.9};
+    /** Abort causes named per type in the text table, most frequent first. */
+    private static final int TOP_CAUSES = 3;
 
     private Report() {
     }
@@ -48,10 +54,52 @@ public final class Report {
                     micros(h.getValueAtPercentile(50.0)), micros(h.getValueAtPercentile(99.0)),
                     micros(h.getValueAtPercentile(99.9)), micros(h.getMaxValue()));
         }
+        if (!r.perType().isEmpty()) {
+            printPerType(r, out);
+        }
         RunResult.Heap heap = r.heap();
         out.printf(Locale.ROOT, "heap         %s used at end; %s live after loading; max %s%n", mib(heap.usedBytes()),
                 mib(heap.loadedBytes()), heap.maxBytes() < 0 ? "undefined" : mib(heap.maxBytes()));
         out.printf(Locale.ROOT, "check        %s: %s%n", r.check().passed() ? "OK" : "FAILED", r.check().summary());
+    }
+
+    /**
+     * The per-type table: committed txn/s and share of the committed mix, aborted attempts over
+     * attempts, latency percentiles, and the most frequent abort causes as shares of the attempts.
+     */
+    private static void printPerType(RunResult r, PrintStream out) {
+        out.printf(Locale.ROOT, "%-18s %12s %7s %10s %10s %10s %10s  %s%n", "per type", "txn/s", "mix",
+                "abort rate", "p50", "p99", "p99.9", "top abort causes");
+        for (RunResult.TypeResult t : r.perType()) {
+            StmStatistics st = t.statistics();
+            Histogram h = t.latency();
+            boolean any = h.getTotalCount() > 0;
+            out.printf(Locale.ROOT, "  %-16s %,12.0f %6.1f%% %9.2f%% %10s %10s %10s  %s%n", t.name(),
+                    r.throughput(t.commits()), 100 * share(t.commits(), r.commits()), 100 * st.abortRate(),
+                    any ? micros(h.getValueAtPercentile(50.0)) : "-", any ? micros(h.getValueAtPercentile(99.0)) : "-",
+                    any ? micros(h.getValueAtPercentile(99.9)) : "-", topCauses(st));
+        }
+    }
+
+    /** @return the most frequent abort causes with their shares of the attempts, or "-" if none */
+    private static String topCauses(StmStatistics st) {
+        List<Map.Entry<AbortCause, Long>> causes = new ArrayList<>(st.abortsByCause().entrySet());
+        if (causes.isEmpty()) {
+            return "-";
+        }
+        causes.sort(Map.Entry.<AbortCause, Long>comparingByValue().reversed());
+        long ended = st.commits() + st.aborts();
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < Math.min(TOP_CAUSES, causes.size()); i++) {
+            Map.Entry<AbortCause, Long> e = causes.get(i);
+            sb.append(i == 0 ? "" : ", ").append(e.getKey())
+                    .append(String.format(Locale.ROOT, " %.2f%%", 100.0 * e.getValue() / ended));
+        }
+        return sb.toString();
+    }
+
+    private static double share(long part, long whole) {
+        return whole == 0 ? 0.0 : (double) part / whole;
     }
 
     /** @return the JSON document for {@code r} */
@@ -70,27 +118,22 @@ public final class Report {
         m.put("rolled_back", r.rolledBack());
         m.put("throughput_txn_per_s", r.throughput());
 
-        Map<String, Object> stm = new LinkedHashMap<>();
-        stm.put("starts", st.starts());
-        stm.put("commits", st.commits());
-        stm.put("aborts", st.aborts());
-        stm.put("abort_rate", st.abortRate());
-        Map<String, Object> causes = new LinkedHashMap<>();
-        st.abortsByCause().forEach((c, n) -> causes.put(c.name(), n));
-        stm.put("aborts_by_cause", causes);
-        m.put("stm", stm);
-
-        Histogram h = r.latency();
-        Map<String, Object> lat = new LinkedHashMap<>();
-        lat.put("count", h.getTotalCount());
-        boolean any = h.getTotalCount() > 0;
-        for (double p : PERCENTILES) {
-            String key = "p" + (p == Math.rint(p) ? Long.toString((long) p) : Double.toString(p).replace('.', '_'));
-            lat.put(key, any ? h.getValueAtPercentile(p) / 1e3 : null);
+        m.put("stm", statisticsJson(st));
+        m.put("latency_us", latencyJson(r.latency()));
+        if (!r.perType().isEmpty()) {
+            Map<String, Object> perType = new LinkedHashMap<>();
+            for (RunResult.TypeResult t : r.perType()) {
+                Map<String, Object> type = new LinkedHashMap<>();
+                type.put("commits", t.commits());
+                type.put("rolled_back", t.rolledBack());
+                type.put("throughput_txn_per_s", r.throughput(t.commits()));
+                type.put("mix_share", share(t.commits(), r.commits()));
+                type.put("stm", statisticsJson(t.statistics()));
+                type.put("latency_us", latencyJson(t.latency()));
+                perType.put(t.name(), type);
+            }
+            m.put("per_type", perType);
         }
-        lat.put("max", any ? h.getMaxValue() / 1e3 : null);
-        lat.put("mean", any ? h.getMean() / 1e3 : null);
-        m.put("latency_us", lat);
 
         Map<String, Object> heap = new LinkedHashMap<>();
         heap.put("used_bytes", r.heap().usedBytes());
@@ -106,6 +149,31 @@ public final class Report {
         m.put("java_version", System.getProperty("java.version"));
         m.put("available_processors", Runtime.getRuntime().availableProcessors());
         return Json.write(m);
+    }
+
+    private static Map<String, Object> statisticsJson(StmStatistics st) {
+        Map<String, Object> stm = new LinkedHashMap<>();
+        stm.put("starts", st.starts());
+        stm.put("commits", st.commits());
+        stm.put("aborts", st.aborts());
+        stm.put("abort_rate", st.abortRate());
+        Map<String, Object> causes = new LinkedHashMap<>();
+        st.abortsByCause().forEach((c, n) -> causes.put(c.name(), n));
+        stm.put("aborts_by_cause", causes);
+        return stm;
+    }
+
+    private static Map<String, Object> latencyJson(Histogram h) {
+        Map<String, Object> lat = new LinkedHashMap<>();
+        lat.put("count", h.getTotalCount());
+        boolean any = h.getTotalCount() > 0;
+        for (double p : PERCENTILES) {
+            String key = "p" + (p == Math.rint(p) ? Long.toString((long) p) : Double.toString(p).replace('.', '_'));
+            lat.put(key, any ? h.getValueAtPercentile(p) / 1e3 : null);
+        }
+        lat.put("max", any ? h.getMaxValue() / 1e3 : null);
+        lat.put("mean", any ? h.getMean() / 1e3 : null);
+        return lat;
     }
 
     private static String micros(long nanos) {

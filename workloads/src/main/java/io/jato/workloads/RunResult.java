@@ -3,6 +3,7 @@ package io.jato.workloads;
 import io.jato.stm.StmStatistics;
 import org.HdrHistogram.Histogram;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,16 +21,44 @@ import java.util.Map;
  * @param rolledBack    transactions the workload rolled back on purpose during it
  * @param statistics    the store's counters over the measured interval (after minus before)
  * @param latency       committed-transaction latency in nanoseconds, merged over threads
+ * @param perType       the same figures per transaction type, in the workload's type order; empty
+ *                      if the workload names no types
  * @param check         the workload's consistency check
  * @param heap          heap figures at the end of the run
  */
 public record RunResult(String workload, Map<String, Object> parameters, String protocol, int threads, long seed,
                         long loadNanos, long warmupNanos, long measuredNanos, long commits, long rolledBack,
-                        StmStatistics statistics, Histogram latency, CheckResult check, Heap heap) {
+                        StmStatistics statistics, Histogram latency, List<TypeResult> perType, CheckResult check,
+                        Heap heap) {
+
+    public RunResult {
+        perType = List.copyOf(perType);
+    }
 
     /** @return committed transactions per second over the measured interval */
     public double throughput() {
-        return measuredNanos == 0 ? 0.0 : commits * 1e9 / measuredNanos;
+        return throughput(commits);
+    }
+
+    /** @return {@code count} transactions per second over the measured interval */
+    public double throughput(long count) {
+        return measuredNanos == 0 ? 0.0 : count * 1e9 / measuredNanos;
+    }
+
+    /**
+     * One transaction type's share of the measured interval. The store's counters here are the
+     * deltas over this type's transactions on their own threads, so they count every attempt,
+     * retried or not, and sum over the types to about the run's {@link #statistics} (the edges of
+     * the interval blur both by a transaction per thread).
+     *
+     * @param name       the type's name
+     * @param commits    transactions of this type committed while measuring
+     * @param rolledBack transactions of this type the workload rolled back on purpose
+     * @param statistics the store's counters over this type's transactions
+     * @param latency    committed-transaction latency in nanoseconds, merged over threads
+     */
+    public record TypeResult(String name, long commits, long rolledBack, StmStatistics statistics,
+                             Histogram latency) {
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.jato.workloads;
 
+import io.jato.stm.AbortCause;
 import io.jato.stm.Stm;
 import io.jato.stm.StmStatistics;
 import org.HdrHistogram.Histogram;
@@ -7,6 +8,8 @@ import org.HdrHistogram.Histogram;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +32,13 @@ import java.util.concurrent.locks.LockSupport;
  * (padded counters and an HdrHistogram), merged after the threads are joined. The once-a-second
  * progress line reads the per-thread "done" counters with opaque loads and the store's counters
  * the same racy way the store sums them; neither stops a worker.
+ *
+ * Per transaction type. When the workload names types, a worker copies its own thread's store
+ * counters (Stm.copyThreadCounters, no lock, no allocation) into preallocated arrays just before
+ * and after each measured transaction and charges the difference - commits, aborted attempts by
+ * cause - with the latency to the type the worker reports it ran. The copies sit outside the
+ * timed region. A thread's counters change only in its own transactions, so the deltas are exact
+ * for that transaction, unlike the store-wide snapshots at the phase changes.
  */
 
 /**
@@ -93,6 +103,7 @@ public final class Runner {
         long loadedHeap = heapUsedAfterGc();
 
         int n = settings.threads();
+        List<String> types = List.copyOf(workload.transactionTypes());
         WorkerStats[] stats = new WorkerStats[n];
         AtomicReference<Throwable> failure = new AtomicReference<>();
         CountDownLatch ready = new CountDownLatch(n);
@@ -100,7 +111,8 @@ public final class Runner {
         Thread[] threads = new Thread[n];
         for (int i = 0; i < n; i++) {
             int index = i;
-            threads[i] = new Thread(() -> work(workload, index, stats, ready, go, failure), "jato-worker-" + i);
+            threads[i] = new Thread(() -> work(workload, types.size(), index, stats, ready, go, failure),
+                    "jato-worker-" + i);
             threads[i].setDaemon(true);
             threads[i].start();
         }
@@ -181,6 +193,7 @@ public final class Runner {
             rolledBack += s.rolledBack;
             latency.add(s.latency);
         }
+        List<RunResult.TypeResult> perType = mergeTypes(types, stats);
 
         progress.println("checking...");
         CheckResult check;
@@ -193,21 +206,44 @@ public final class Runner {
         RunResult.Heap heap = new RunResult.Heap(end.getUsed(), loadedHeap, end.getMax());
         return new RunResult(workload.name(), workload.parameters(), stm.protocol(), n, seed, loadNanos,
                 measureStart - start, measureEnd - measureStart, commits, rolledBack, after.minus(before), latency,
-                check, heap);
+                perType, check, heap);
     }
 
-    private void work(Workload workload, int index, WorkerStats[] stats, CountDownLatch ready, CountDownLatch go,
-                      AtomicReference<Throwable> failure) {
+    private static List<RunResult.TypeResult> mergeTypes(List<String> types, WorkerStats[] stats) {
+        List<RunResult.TypeResult> merged = new ArrayList<>(types.size());
+        for (int t = 0; t < types.size(); t++) {
+            long commits = 0;
+            long rolledBack = 0;
+            long[] counters = new long[Stm.COUNTER_SLOTS];
+            Histogram latency = new Histogram(1, WorkerStats.HIGHEST_LATENCY_NANOS, 3);
+            for (WorkerStats s : stats) {
+                commits += s.typeCommits[t];
+                rolledBack += s.typeRolledBack[t];
+                for (int i = 0; i < counters.length; i++) {
+                    counters[i] += s.typeCounters[t * Stm.COUNTER_SLOTS + i];
+                }
+                latency.add(s.typeLatency[t]);
+            }
+            long[] byCause = new long[AbortCause.count()];
+            System.arraycopy(counters, 2, byCause, 0, byCause.length);
+            merged.add(new RunResult.TypeResult(types.get(t), commits, rolledBack,
+                    new StmStatistics(counters[0], counters[1], byCause), latency));
+        }
+        return merged;
+    }
+
+    private void work(Workload workload, int types, int index, WorkerStats[] stats, CountDownLatch ready,
+                      CountDownLatch go, AtomicReference<Throwable> failure) {
         Workload.Worker worker;
         WorkerStats st;
         try {
             worker = workload.newWorker(index);
-            st = new WorkerStats();
+            st = new WorkerStats(types);
             stats[index] = st;
         } catch (Throwable t) {
             failure.compareAndSet(null, new RunFailure("worker " + index + " could not start", t));
-            // A dummy keeps the progress loop's reads simple; the run ends at once.
-            stats[index] = new WorkerStats();
+            // A dummy keeps the progress loop's and the merge's reads simple; the run ends at once.
+            stats[index] = new WorkerStats(types);
             return;
         } finally {
             ready.countDown();
@@ -219,6 +255,10 @@ public final class Runner {
                 if (p == STOP) {
                     break;
                 }
+                boolean typed = p == MEASURE && types != 0;
+                if (typed) {
+                    stm.copyThreadCounters(st.countersBefore);
+                }
                 long t0 = System.nanoTime();
                 boolean committed = worker.runOne();
                 long t1 = System.nanoTime();
@@ -227,6 +267,10 @@ public final class Runner {
                         st.recordCommit(t1 - t0);
                     } else {
                         st.rolledBack++;
+                    }
+                    if (typed) {
+                        stm.copyThreadCounters(st.countersAfter);
+                        st.recordType(worker.lastType(), committed, t1 - t0);
                     }
                 }
                 st.finishedOpaque();

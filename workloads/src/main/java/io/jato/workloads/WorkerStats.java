@@ -1,5 +1,6 @@
 package io.jato.workloads;
 
+import io.jato.stm.Stm;
 import org.HdrHistogram.Histogram;
 
 import java.lang.invoke.MethodHandles;
@@ -16,6 +17,11 @@ import java.util.concurrent.TimeUnit;
  * getOpaque: no tearing, no ordering, nothing stronger than a plain store on the owner's side. The
  * other fields and the histogram are plain; the main thread reads them only after joining the
  * worker thread, which orders them.
+ *
+ * Per transaction type. When the workload names types, the same counters and a histogram exist
+ * per type, plus the store's counter deltas of each type's runOne calls (Stm.COUNTER_SLOTS per
+ * type: starts, commits, aborts by cause). They are arrays allocated by the owner thread and
+ * touched only by it until the join, like the histogram.
  */
 
 abstract class WorkerStatsPadBefore {
@@ -53,6 +59,29 @@ final class WorkerStats extends WorkerStatsPadAfter {
     /** Committed-transaction latency in nanoseconds, first attempt start to commit. */
     final Histogram latency = new Histogram(1, HIGHEST_LATENCY_NANOS, 3);
 
+    /** Per type (empty arrays if the workload names none): transactions committed while measuring. */
+    final long[] typeCommits;
+    /** Per type: transactions the workload rolled back on purpose while measuring. */
+    final long[] typeRolledBack;
+    /** Per type, {@link Stm#COUNTER_SLOTS} slots: the store's counter deltas over its transactions. */
+    final long[] typeCounters;
+    /** Per type: committed-transaction latency, as {@link #latency}. */
+    final Histogram[] typeLatency;
+    /** The owner's store counters before and after one transaction (preallocated scratch). */
+    final long[] countersBefore = new long[Stm.COUNTER_SLOTS];
+    final long[] countersAfter = new long[Stm.COUNTER_SLOTS];
+
+    /** @param types the number of transaction types the workload names (0 for none) */
+    WorkerStats(int types) {
+        typeCommits = new long[types];
+        typeRolledBack = new long[types];
+        typeCounters = new long[types * Stm.COUNTER_SLOTS];
+        typeLatency = new Histogram[types];
+        for (int t = 0; t < types; t++) {
+            typeLatency[t] = new Histogram(1, HIGHEST_LATENCY_NANOS, 3);
+        }
+    }
+
     /** Owner thread: one more transaction finished. */
     void finishedOpaque() {
         DONE.setOpaque(this, done + 1);
@@ -66,6 +95,34 @@ final class WorkerStats extends WorkerStatsPadAfter {
     /** Owner thread, measuring: records a committed transaction that took {@code nanos}. */
     void recordCommit(long nanos) {
         commits++;
-        latency.recordValue(Math.max(1, Math.min(nanos, HIGHEST_LATENCY_NANOS)));
+        latency.recordValue(clamp(nanos));
+    }
+
+    /**
+     * Owner thread, measuring: attributes the transaction just finished to {@code type}: its
+     * outcome, its latency if it committed, and the counter deltas {@link #countersAfter} minus
+     * {@link #countersBefore}.
+     *
+     * @throws IllegalStateException if {@code type} is not a type index of the workload
+     */
+    void recordType(int type, boolean committed, long nanos) {
+        if (type < 0 || type >= typeCommits.length) {
+            throw new IllegalStateException("the worker's lastType() is " + type + ", but the workload names "
+                    + typeCommits.length + " transaction types");
+        }
+        if (committed) {
+            typeCommits[type]++;
+            typeLatency[type].recordValue(clamp(nanos));
+        } else {
+            typeRolledBack[type]++;
+        }
+        int base = type * Stm.COUNTER_SLOTS;
+        for (int i = 0; i < Stm.COUNTER_SLOTS; i++) {
+            typeCounters[base + i] += countersAfter[i] - countersBefore[i];
+        }
+    }
+
+    private static long clamp(long nanos) {
+        return Math.max(1, Math.min(nanos, HIGHEST_LATENCY_NANOS));
     }
 }

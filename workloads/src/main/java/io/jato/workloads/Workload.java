@@ -1,5 +1,6 @@
 package io.jato.workloads;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,6 +23,16 @@ public interface Workload {
      */
     Map<String, Object> parameters();
 
+    /**
+     * The kinds of transaction this workload mixes, for a report per type. A workload that names
+     * none (the default) is reported as a whole only.
+     *
+     * @return the type names in index order (see {@link Worker#lastType}), or an empty list
+     */
+    default List<String> transactionTypes() {
+        return List.of();
+    }
+
     /** Populates the store, using {@code loader} to spread the work over threads with progress. */
     void load(Loader loader);
 
@@ -43,6 +54,15 @@ public interface Workload {
          *         transactions are counted separately and not in the latency)
          */
         boolean runOne();
+
+        /**
+         * @return the index into {@link Workload#transactionTypes} of the transaction the last
+         *         {@link #runOne} ran; read by the runner right after each call, so it need only be
+         *         a plain field of the worker. Ignored when the workload names no types.
+         */
+        default int lastType() {
+            return 0;
+        }
     }
 
     /** Parallel loading with progress, supplied by the runner. */

@@ -5,6 +5,7 @@ import io.jato.workloads.CheckResult;
 import io.jato.workloads.Workload;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,6 +27,9 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 public final class TpccWorkload implements Workload {
     /** Number of transaction types, in {@link TpccMix.Type} order. */
     private static final int TYPES = TpccMix.Type.values().length;
+    /** The types' names as reported ({@code new-order}, ...), in {@link TpccMix.Type} order. */
+    private static final List<String> TYPE_NAMES = Arrays.stream(TpccMix.Type.values())
+            .map(t -> t.name().toLowerCase(Locale.ROOT).replace('_', '-')).toList();
 
     private final TpccDatabase db;
     private final TpccMode mode;
@@ -60,6 +64,12 @@ public final class TpccWorkload implements Workload {
         m.put("warehouses", db.warehouses());
         m.put("mode", mode.cliName());
         return m;
+    }
+
+    /** @return the five TPC-C transactions, in {@link TpccMix.Type} order */
+    @Override
+    public List<String> transactionTypes() {
+        return TYPE_NAMES;
     }
 
     @Override
@@ -105,9 +115,8 @@ public final class TpccWorkload implements Workload {
             total += c;
         }
         StringBuilder mix = new StringBuilder();
-        TpccMix.Type[] types = TpccMix.Type.values();
         for (int t = 0; t < TYPES; t++) {
-            mix.append(t == 0 ? "" : ", ").append(types[t].name().toLowerCase(Locale.ROOT).replace('_', '-'))
+            mix.append(t == 0 ? "" : ", ").append(TYPE_NAMES.get(t))
                     .append(String.format(Locale.ROOT, " %.1f%%", total == 0 ? 0.0 : 100.0 * committed[t] / total));
         }
         return CheckResult.ok(String.format(Locale.ROOT,
@@ -129,6 +138,8 @@ public final class TpccWorkload implements Workload {
         /** Per type, transactions this worker committed (all phases); read by check() after the run. */
         final long[] committed = new long[TYPES];
         long rollbacks;
+        /** The {@link TpccMix.Type} ordinal of the transaction the last runOne ran. */
+        private int lastType;
 
         TpccWorker(int index) {
             int warehouses = db.warehouses();
@@ -157,8 +168,9 @@ public final class TpccWorkload implements Workload {
                     queuedDeliveries.decrementAndGet(w);
                     TpccTransactions t = terminalFor(w);
                     t.drawDelivery();
+                    lastType = TpccMix.Type.DELIVERY.ordinal();
                     t.executeDelivery();
-                    committed[TpccMix.Type.DELIVERY.ordinal()]++;
+                    committed[lastType]++;
                     return true;
                 }
             }
@@ -169,6 +181,7 @@ public final class TpccWorkload implements Workload {
                 queuedDeliveries.incrementAndGet(t.homeWarehouse());
                 type = t.nextType();
             }
+            lastType = type.ordinal();
             boolean ok = t.run(type);
             if (ok) {
                 committed[type.ordinal()]++;
@@ -176,6 +189,12 @@ public final class TpccWorkload implements Workload {
                 rollbacks++;
             }
             return ok;
+        }
+
+        /** @return the type of the last transaction run, a deferred delivery included */
+        @Override
+        public int lastType() {
+            return lastType;
         }
 
         private TpccTransactions terminalFor(int w) {

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,6 +35,9 @@ class TpccRunTest {
         assertTrue(r.contains("mode=base"), r);
         assertTrue(r.contains("check        OK"), r);
         assertTrue(r.contains("delivery"), r);
+        List<String> table = r.lines().dropWhile(l -> !l.startsWith("per type")).skip(1)
+                .takeWhile(l -> l.startsWith("  ")).map(l -> l.trim().split("\\s+")[0]).toList();
+        assertEquals(List.of("new-order", "payment", "order-status", "delivery", "stock-level"), table, r);
     }
 
     @Test
