@@ -5,5 +5,7 @@
 module io.jato.protocols {
     requires io.jato.stm;
 
-    provides io.jato.stm.spi.Protocol with io.jato.protocols.globallock.GlobalLockProtocol;
+    provides io.jato.stm.spi.Protocol with io.jato.protocols.globallock.GlobalLockProtocol,
+            io.jato.protocols.tictoc.TicTocProtocol, io.jato.protocols.tictoc.TicTocProtocol.Si,
+            io.jato.protocols.tictoc.TicTocProtocol.Rr;
 }

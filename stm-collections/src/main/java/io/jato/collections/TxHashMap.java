@@ -55,7 +55,12 @@ public final class TxHashMap<K, V> {
     private final Stm stm;
     private final ConcurrentHashMap<K, Node<K>> nodes;
     private final TxItem[] stripes;
+    /** Spreads maps over the 64 insert-mark bits; a shared bit only costs an extra lookup. */
+    private static final java.util.concurrent.atomic.AtomicInteger MAP_IDS = new java.util.concurrent.atomic.AtomicInteger();
+
     private final Participant participant = new Participant();
+    /** This map's bit for {@link TxnContext#markInserts}: lookups skip own-insert checks when it is clear. */
+    private final long insertMark = 1L << (MAP_IDS.getAndIncrement() & 63);
     private final Single<K, V> single = new Single<>(this);
 
     /** Creates a map in {@code stm} sized for about a thousand keys. */
@@ -223,7 +228,7 @@ public final class TxHashMap<K, V> {
      * transaction (absence observed, or deleted by this transaction).
      */
     private Entry locateForUpdate(TxnContext ctx, K key) {
-        Entry e = ctx.hasInserts() ? ownInsert(ctx, key) : null;
+        Entry e = ctx.hasInserts(insertMark) ? ownInsert(ctx, key) : null;
         if (e == null) {
             Node<K> n = nodes.get(key);
             if (n != null) {
@@ -267,7 +272,7 @@ public final class TxHashMap<K, V> {
      */
     private Entry locate(TxnContext ctx, K key) {
         for (;;) {
-            if (ctx.hasInserts()) {
+            if (ctx.hasInserts(insertMark)) {
                 // Our own buffered insert wins over a node another transaction published since
                 // (that commit bumped the stripe we observed, so this attempt will abort anyway).
                 Entry own = ownInsert(ctx, key);
@@ -349,6 +354,7 @@ public final class TxHashMap<K, V> {
         // locate() observed the stripe, so its entry exists.
         Node<K> fresh = new Node<>(key);
         Entry ne = ctx.appendInsert(fresh);
+        ctx.markInserts(insertMark);
         ctx.writeCustom(ne, participant, key, value);
         @SuppressWarnings("unchecked")
         Node<K> head = (Node<K>) se.pendingRef();
@@ -406,8 +412,8 @@ public final class TxHashMap<K, V> {
                 }
             } else if (v == ABSENT) {
                 cc.installRef(n, REMOVED);
+                cc.retire(txn, e, commitTimestamp);
                 nodes.remove(n.key, n);
-                e.addFlags(Entry.RETIRE);
             } else {
                 cc.installRef(n, v);
             }

@@ -80,6 +80,9 @@ class ContentionAwareLayoutTest {
                     il.signal("scanned");
                     il.await("new orders");
                 }
+                // Reading a new order orders the delivery after NEW-ORDER in every serializable
+                // protocol (TicToc would otherwise commit the scan before it, conflict or not).
+                map.get(txn, key(2, ORDERS + 1));
             }));
             il.thread("new-order", () -> {
                 il.await("scanned");

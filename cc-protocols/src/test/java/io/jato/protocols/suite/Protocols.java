@@ -11,11 +11,19 @@ import java.util.stream.Stream;
  *
  * <p>Every protocol that {@link Stm#availableProtocols()} finds is tested, except those whose name
  * starts with {@value #BROKEN_PREFIX}: those are deliberately incorrect protocols registered by the
- * test sources only to prove that the suites can fail ({@code BrokenProtocolDetectionTest}).
+ * test sources only to prove that the suites can fail ({@code BrokenProtocolDetectionTest}), and
+ * those running below serializability (names ending in {@value #SNAPSHOT_SUFFIX} or
+ * {@value #REPEATABLE_READ_SUFFIX}): they allow anomalies by design and are tested on their own
+ * ({@link #weaklyIsolated()}).
  */
 public final class Protocols {
     /** Name prefix of the deliberately broken protocols, excluded from {@link #all()}. */
     public static final String BROKEN_PREFIX = "test-broken-";
+
+    /** Name suffix of protocols at snapshot isolation, excluded from {@link #all()}. */
+    public static final String SNAPSHOT_SUFFIX = "-si";
+    /** Name suffix of protocols at repeatable read, excluded from {@link #all()}. */
+    public static final String REPEATABLE_READ_SUFFIX = "-rr";
 
     /** The system property (set by surefire from the parent pom) that scales stress iterations. */
     public static final String SCALE_PROPERTY = "jato.stress.scale";
@@ -31,12 +39,23 @@ public final class Protocols {
     /** @return the names of every correct protocol, sorted; fails if none is registered */
     public static List<String> correct() {
         List<String> names = Stm.availableProtocols().stream()
-                .filter(n -> !n.startsWith(BROKEN_PREFIX))
+                .filter(n -> !n.startsWith(BROKEN_PREFIX) && !isWeaklyIsolated(n))
                 .collect(Collectors.toList());
         if (names.isEmpty()) {
             throw new IllegalStateException("no protocol registered: the suites would test nothing");
         }
         return names;
+    }
+
+    /** @return the names of the registered protocols below serializability, sorted */
+    public static List<String> weaklyIsolated() {
+        return Stm.availableProtocols().stream()
+                .filter(n -> !n.startsWith(BROKEN_PREFIX) && isWeaklyIsolated(n))
+                .collect(Collectors.toList());
+    }
+
+    private static boolean isWeaklyIsolated(String name) {
+        return name.endsWith(SNAPSHOT_SUFFIX) || name.endsWith(REPEATABLE_READ_SUFFIX);
     }
 
     /** @return a fresh store running {@code protocol}, named after it */

@@ -2,7 +2,8 @@
  * The proof suites: written once, run against every registered protocol.
  *
  * <p>Every parameterized test takes its protocol names from {@link io.jato.protocols.suite.Protocols#all()}
- * ({@code Stm.availableProtocols()} minus the deliberately broken {@code test-broken-*} ones), so a
+ * ({@code Stm.availableProtocols()} minus the deliberately broken {@code test-broken-*} ones and
+ * those below serializability, {@code *-si} and {@code *-rr}, which {@code WeakIsolationTest} covers), so a
  * new protocol registered as a {@code Protocol} service is tested by everything here without a
  * line of test code. The global-lock protocol is the oracle: it is trivially serializable, so a
  * test that fails under it is a wrong test, not a protocol bug.

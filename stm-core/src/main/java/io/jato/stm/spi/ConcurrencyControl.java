@@ -124,6 +124,17 @@ public abstract class ConcurrencyControl {
         return item.valueAcquire();
     }
 
+    /**
+     * Called by a data type's install right before it unlinks the entry's locked item (a delete
+     * makes the item unreachable, so later lookups find its key absent). Marks the entry
+     * {@link Entry#RETIRE}. Protocols whose timestamps are not commit instants (TicToc) override it
+     * to order every transaction that will see the item missing after this commit: the absence is
+     * visible before {@link #publish}, and no version of another item records it.
+     */
+    public void retire(TxnContext txn, Entry e, long commitTimestamp) {
+        e.addFlags(Entry.RETIRE);
+    }
+
     /** Commit phase 3b: publishes the item's new version and releases its lock. */
     public abstract void publish(TxnContext txn, Entry e, long commitTimestamp);
 

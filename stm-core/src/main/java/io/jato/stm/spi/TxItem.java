@@ -99,6 +99,10 @@ public class TxItem {
         return (long) WORD2.getAcquire(this);
     }
 
+    public final long word2Volatile() {
+        return (long) WORD2.getVolatile(this);
+    }
+
     public final void setWord2Release(long value) {
         WORD2.setRelease(this, value);
     }

@@ -697,7 +697,7 @@ public abstract class SortedIndex {
                 s.hint = null;
             } else if (v == ABSENT) {
                 cc.installRef(s, REMOVED);
-                e.addFlags(Entry.RETIRE);
+                cc.retire(txn, e, commitTimestamp);
                 if (index.unlink(s)) {
                     txn.requestCleanup(e, this);
                 }

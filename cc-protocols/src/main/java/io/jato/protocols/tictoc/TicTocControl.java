@@ -1,0 +1,498 @@
+package io.jato.protocols.tictoc;
+
+import io.jato.stm.AbortCause;
+import io.jato.stm.spi.ConcurrencyControl;
+import io.jato.stm.spi.Entry;
+import io.jato.stm.spi.LongItem;
+import io.jato.stm.spi.ProtocolContext;
+import io.jato.stm.spi.RefItem;
+import io.jato.stm.spi.TxItem;
+import io.jato.stm.spi.TxnContext;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+import static io.jato.protocols.tictoc.TicTocWord.LOCKED;
+import static io.jato.protocols.tictoc.TicTocWord.RETIRED;
+import static io.jato.protocols.tictoc.TicTocWord.wts;
+
+/*
+ * TicToc (seed 001, Yu et al., SIGMOD 2016; TSTO in seed 002 §2.3): data-driven timestamps. Each
+ * item carries the interval [wts, rts] in which its current version is known valid; a transaction
+ * computes its commit timestamp lazily from the items it touched, so two transactions that OCC
+ * would order by their commit instants can be ordered the other way when their reads allow it
+ * (T1 reads x, T2 writes x and commits, T1 writes y: T1 commits at the old version's timestamp,
+ * before T2). There is no shared timestamp counter.
+ *
+ * Execution. Reads are invisible: load word, rts, value, word (volatile loads); the same unlocked
+ * word twice means value, wts and rts belong together. The entry records observed = wts,
+ * observed2 = rts. A locked word is polled up to the read spin bound, then the attempt aborts.
+ *
+ * Commit (driver phases; see ConcurrencyControl):
+ *  1. lock   — CAS the word's lock bit. No-wait (seed 001 §5.1, default): a busy lock aborts at
+ *              once with LOCK_BUSY; otherwise bounded spinning as OCC. Preemptive abort (§5.2,
+ *              default on): before the first lock, an approximate commit timestamp (reads' wts,
+ *              read-and-written items' rts + 1) is compared with each read's rts; a read that needs
+ *              extending and whose item is locked by another transaction or has changed aborts now.
+ *  2. ts     — commit_ts = max(rts + 1 over written items, read after their locks; wts over read
+ *              items; the store's floor, below).
+ *  3. validate — a read with observed rts >= commit_ts is valid as is. Otherwise the item's wts
+ *              must be unchanged and the item unlocked, and rts is extended to commit_ts by CAS,
+ *              then the word re-read (the Dekker pair with a writer's lock-then-read-rts). With
+ *              timestamp history (§5.3, off by default: the paper measured no gain), a changed
+ *              item whose observed version was replaced only after commit_ts still validates.
+ *  4. install, then publish: rts = commit_ts, then word = commit_ts unlocked (release stores).
+ *
+ * Departures. (a) Floor: TicToc relies on a version's rts reserving its validity interval, but
+ * Jato's data types change what a lookup finds without a version of the looked-up item: a sorted-map
+ * split or leaf removal moves a leaf's range to items that never saw its rts (a fresh leaf starts
+ * at 0), and a delete unlinks a node, so a later lookup finds the key absent while its absence
+ * stripe (or leaf) keeps its version. A store-wide floor orders such readers: every
+ * non-transactional lock (structure operations, single() writes) raises it to the locked item's
+ * rts + 1 before the change, a delete raises it to commit_ts + 1 in the retire hook, before the
+ * data type unlinks the item, and every commit's timestamp (read-only ones included) is at least
+ * the floor. The floor is read by every commit and written only by those operations. (b) Isolation
+ * levels SI and RR (§5.4) are chosen per store (protocol names tictoc-si, tictoc-rr). (c) Like OCC,
+ * reads are not opaque.
+ */
+
+/** One store's TicToc instance. Thread-safe; one instance serves every thread of the store. */
+public final class TicTocControl extends ConcurrencyControl {
+    private static final VarHandle FLOOR;
+    private static final VarHandle HISTORY = MethodHandles.arrayElementVarHandle(long[].class);
+
+    static {
+        try {
+            FLOOR = MethodHandles.lookup().findVarHandle(TicTocControl.class, "floor", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final String name;
+    private final Isolation isolation;
+    private final boolean noWait;
+    private final boolean preemptiveAbort;
+    /** Old versions kept per item for validation (0: no history). */
+    private final int historySize;
+    private final int lockSpins;
+    private final int readSpins;
+
+    /** The least commit timestamp of a writing transaction (see the essay). Written by CAS. */
+    @SuppressWarnings("unused") // accessed through FLOOR
+    private volatile long floor;
+
+    TicTocControl(String name, ProtocolContext context, Isolation isolation, TicTocOptions options) {
+        this.name = name;
+        this.isolation = isolation;
+        this.noWait = options.noWait();
+        this.preemptiveAbort = options.preemptiveAbort();
+        this.historySize = options.historySize();
+        this.lockSpins = context.lockSpinLimit();
+        this.readSpins = context.readSpinLimit();
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** @return the isolation level of this store */
+    public Isolation isolation() {
+        return isolation;
+    }
+
+    @Override
+    public Object newTxnState(TxnContext txn) {
+        return new TicTocTxnState();
+    }
+
+    @Override
+    public void begin(TxnContext txn) {
+        TicTocTxnState s = (TicTocTxnState) txn.ccState();
+        s.prechecked = false;
+        s.commitRts = 0;
+    }
+
+    // ------------------------------------------------------------------ execution-time reads
+
+    @Override
+    public Object readRef(TxnContext txn, RefItem item, Entry e) {
+        for (int spins = 0;; ) {
+            long w = item.wordVolatile();
+            if ((w & LOCKED) == 0) {
+                long r = item.word2Volatile();
+                Object v = item.valueAcquire();
+                if (item.wordVolatile() == w) {
+                    e.setObserved(wts(w));
+                    e.setObserved2(r);
+                    return v;
+                }
+            }
+            if (++spins > readSpins) {
+                throw txn.rollback(AbortCause.READ_BUSY);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public long readLong(TxnContext txn, LongItem item, Entry e) {
+        for (int spins = 0;; ) {
+            long w = item.wordVolatile();
+            if ((w & LOCKED) == 0) {
+                long r = item.word2Volatile();
+                long v = item.valueAcquire();
+                if (item.wordVolatile() == w) {
+                    e.setObserved(wts(w));
+                    e.setObserved2(r);
+                    return v;
+                }
+            }
+            if (++spins > readSpins) {
+                throw txn.rollback(AbortCause.READ_BUSY);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public void observe(TxnContext txn, TxItem item, Entry e) {
+        for (int spins = 0;; ) {
+            long w = item.wordVolatile();
+            if ((w & LOCKED) == 0) {
+                long r = item.word2Volatile();
+                if (item.wordVolatile() == w) {
+                    e.setObserved(wts(w));
+                    e.setObserved2(r);
+                    return;
+                }
+            }
+            if (++spins > readSpins) {
+                throw txn.rollback(AbortCause.READ_BUSY);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public boolean isCurrent(TxnContext txn, Entry e) {
+        if (e.has(Entry.LOCKED)) {
+            return wts(e.lockedWord()) == e.observed();
+        }
+        long w = e.item().wordVolatile();
+        return (w & LOCKED) == 0 && wts(w) == e.observed();
+    }
+
+    // ------------------------------------------------------------------ commit
+
+    @Override
+    public AbortCause lock(TxnContext txn, Entry e) {
+        if (preemptiveAbort) {
+            TicTocTxnState s = (TicTocTxnState) txn.ccState();
+            if (!s.prechecked) {
+                s.prechecked = true;
+                AbortCause c = preemptiveCheck(txn);
+                if (c != null) {
+                    return c;
+                }
+            }
+        }
+        TxItem item = e.item();
+        for (int spins = 0;; ) {
+            long w = item.wordVolatile();
+            if ((w & RETIRED) != 0) {
+                return AbortCause.DELETED;
+            }
+            if ((w & LOCKED) == 0) {
+                if (item.casWord(w, w | LOCKED)) {
+                    e.setLockedWord(w);
+                    e.addFlags(Entry.LOCKED);
+                    return null;
+                }
+            } else if (noWait || ++spins > lockSpins) {
+                return AbortCause.LOCK_BUSY;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Seed 001 §5.2: a lower bound of the commit timestamp from local observations only; a read that
+     * would need extending past its rts but whose item is locked by another transaction (or has
+     * already changed, with no history to save it) cannot validate, so abort before locking.
+     */
+    private AbortCause preemptiveCheck(TxnContext txn) {
+        if (isolation == Isolation.REPEATABLE_READ) {
+            return null;
+        }
+        long approx = 0;
+        for (int i = 0, n = txn.size(); i < n; i++) {
+            Entry e = txn.entryAt(i);
+            int f = e.flags();
+            if ((f & Entry.READ) != 0) {
+                long t = (f & Entry.WRITE) != 0 && isolation == Isolation.SERIALIZABLE
+                        ? e.observed2() + 1 : e.observed();
+                approx = Math.max(approx, t);
+            }
+        }
+        for (int i = 0, n = txn.size(); i < n; i++) {
+            Entry e = txn.entryAt(i);
+            if ((e.flags() & (Entry.READ | Entry.WRITE)) != Entry.READ || e.observed2() >= approx) {
+                continue;
+            }
+            long w = e.item().wordVolatile();
+            if ((w & LOCKED) != 0) {
+                return AbortCause.READ_LOCKED;
+            }
+            if (wts(w) != e.observed() && !validInHistory(e, approx)) {
+                return (w & RETIRED) != 0 ? AbortCause.DELETED : AbortCause.READ_VALIDATION;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public long commitTimestamp(TxnContext txn, boolean readOnly) {
+        long reads = 0;
+        long writes = 0;
+        for (int i = 0, n = txn.size(); i < n; i++) {
+            Entry e = txn.entryAt(i);
+            int f = e.flags();
+            if ((f & Entry.WRITE) != 0) {
+                // Locked by us, so rts only grows by failed extensions; volatile: the Dekker pair.
+                writes = Math.max(writes, e.item().word2Volatile() + 1);
+            } else if ((f & Entry.READ) != 0) {
+                reads = Math.max(reads, e.observed());
+            }
+        }
+        if (isolation == Isolation.SNAPSHOT) {
+            for (int i = 0, n = txn.size(); i < n; i++) {
+                Entry e = txn.entryAt(i);
+                if ((e.flags() & (Entry.READ | Entry.WRITE)) == (Entry.READ | Entry.WRITE)) {
+                    reads = Math.max(reads, e.observed());
+                }
+            }
+        }
+        // The floor orders this transaction after every delete and structure change it may have
+        // seen (read-only transactions included: a lookup that found a deleted key absent).
+        long floorNow = (long) FLOOR.getVolatile(this);
+        if (isolation == Isolation.SNAPSHOT) {
+            reads = Math.max(reads, floorNow);
+            ((TicTocTxnState) txn.ccState()).commitRts = reads;
+        }
+        if (readOnly) {
+            return isolation == Isolation.REPEATABLE_READ ? reads : Math.max(reads, floorNow);
+        }
+        long ts = isolation == Isolation.REPEATABLE_READ ? writes : Math.max(reads, writes);
+        return Math.max(ts, floorNow);
+    }
+
+    @Override
+    public AbortCause validate(TxnContext txn, Entry e, long commitTimestamp) {
+        if (e.has(Entry.LOCKED)) {
+            // Read and written: we hold the lock, so the version cannot change before we install
+            // at commit_ts > rts; it only has to be the version we read.
+            long lw = e.lockedWord();
+            return wts(lw) == e.observed() ? null
+                    : (lw & RETIRED) != 0 ? AbortCause.DELETED : AbortCause.READ_VALIDATION;
+        }
+        switch (isolation) {
+            case REPEATABLE_READ:
+                return null;
+            case SNAPSHOT:
+                return validateAt(e, ((TicTocTxnState) txn.ccState()).commitRts);
+            default:
+                return validateAt(e, commitTimestamp);
+        }
+    }
+
+    /** Checks that the version {@code e} read is valid at {@code ts}, extending its rts if needed. */
+    private AbortCause validateAt(Entry e, long ts) {
+        if (e.observed2() >= ts) {
+            return null;
+        }
+        TxItem item = e.item();
+        int r = TicTocWord.extendRts(item, e.observed(), ts);
+        if (r == TicTocWord.VALID || r == TicTocWord.CHANGED && validInHistory(e, ts)) {
+            return null;
+        }
+        if (r == TicTocWord.BUSY) {
+            return AbortCause.READ_LOCKED;
+        }
+        return (item.wordVolatile() & RETIRED) != 0 ? AbortCause.DELETED : AbortCause.READ_VALIDATION;
+    }
+
+    @Override
+    public void retire(TxnContext txn, Entry e, long commitTimestamp) {
+        super.retire(txn, e, commitTimestamp);
+        // The data type is about to unlink the item: whoever finds its key absent from now on
+        // (a lookup, a scan, an insert of the key) must be ordered after this commit, but records
+        // no version this commit writes. Raise the floor before the unlink becomes visible.
+        raiseFloor(commitTimestamp + 1);
+    }
+
+    @Override
+    public void publish(TxnContext txn, Entry e, long commitTimestamp) {
+        TxItem item = e.item();
+        boolean retire = e.has(Entry.RETIRE);
+        if (historySize > 0 && !retire && !e.has(Entry.INSERT)) {
+            remember(item, wts(e.lockedWord()), commitTimestamp);
+        }
+        item.setWord2Release(commitTimestamp);
+        item.setWordRelease(TicTocWord.wordOf(commitTimestamp) | (retire ? RETIRED : 0L));
+    }
+
+    @Override
+    public void unlock(TxnContext txn, Entry e) {
+        e.item().setWordRelease(e.lockedWord());
+    }
+
+    private void raiseFloor(long ts) {
+        for (;;) {
+            long f = (long) FLOOR.getVolatile(this);
+            if (f >= ts || FLOOR.compareAndSet(this, f, ts)) {
+                return;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ timestamp history
+
+    /*
+     * History ring in the item's ext slot, allocated on the item's first commit (never again):
+     * slot 0 = number of versions recorded; then pairs (wts of an old version, wts of the version
+     * that replaced it). Written only by the lock holder, before the release store of the word;
+     * read like a seqlock: unlocked word, opaque loads, acquire fence, the same word again.
+     */
+
+    private void remember(TxItem item, long oldWts, long newWts) {
+        long[] h = (long[]) item.extAcquire();
+        if (h == null) {
+            h = new long[1 + 2 * historySize];
+            item.setExtRelease(h);
+        }
+        long count = (long) HISTORY.getOpaque(h, 0);
+        int at = 1 + 2 * (int) (count % historySize);
+        HISTORY.setOpaque(h, at, oldWts);
+        HISTORY.setOpaque(h, at + 1, newWts);
+        HISTORY.setOpaque(h, 0, count + 1);
+    }
+
+    /** @return true if the version {@code e} read was still the item's version at {@code ts} */
+    private boolean validInHistory(Entry e, long ts) {
+        if (historySize == 0) {
+            return false;
+        }
+        TxItem item = e.item();
+        long w1 = item.wordVolatile();
+        long[] h = (long[]) item.extAcquire();
+        if ((w1 & LOCKED) != 0 || h == null) {
+            return false;
+        }
+        long observed = e.observed();
+        boolean valid = false;
+        for (int i = 1; i < h.length; i += 2) {
+            if ((long) HISTORY.getOpaque(h, i) == observed) {
+                valid = ts < (long) HISTORY.getOpaque(h, i + 1);
+                break;
+            }
+        }
+        VarHandle.acquireFence();
+        return valid && item.wordVolatile() == w1;
+    }
+
+    // ------------------------------------------------------------------ non-transactional
+
+    @Override
+    public long lockNonTx(TxItem item) {
+        for (int spins = 0;; spins++) {
+            long w = item.wordVolatile();
+            if ((w & RETIRED) != 0) {
+                return RETIRED_ITEM;
+            }
+            if ((w & LOCKED) == 0 && item.casWord(w, w | LOCKED)) {
+                // A structure operation may hand this item's range to other items: commits that
+                // write after it must be ordered after every reservation of this version.
+                raiseFloor(item.word2Volatile() + 1);
+                return w;
+            }
+            pause(spins);
+        }
+    }
+
+    @Override
+    public void unlockNonTx(TxItem item, long lockedWord, boolean changed, boolean retire) {
+        long w = lockedWord;
+        if (changed) {
+            long ts = Math.max(item.word2Volatile(), wts(lockedWord)) + 1;
+            item.setWord2Release(ts);
+            w = TicTocWord.wordOf(ts);
+        }
+        if (retire) {
+            w |= RETIRED;
+        }
+        item.setWordRelease(w);
+    }
+
+    @Override
+    public Object loadRef(RefItem item) {
+        for (int spins = 0;; spins++) {
+            long w = item.wordAcquire();
+            if ((w & LOCKED) == 0) {
+                Object v = item.valueAcquire();
+                if (item.wordAcquire() == w) {
+                    return v;
+                }
+            }
+            pause(spins);
+        }
+    }
+
+    @Override
+    public long loadLong(LongItem item) {
+        for (int spins = 0;; spins++) {
+            long w = item.wordAcquire();
+            if ((w & LOCKED) == 0) {
+                long v = item.valueAcquire();
+                if (item.wordAcquire() == w) {
+                    return v;
+                }
+            }
+            pause(spins);
+        }
+    }
+
+    private static void pause(int spins) {
+        if (spins < 1024) {
+            Thread.onSpinWait();
+        } else {
+            Thread.yield();
+        }
+    }
+
+    // ------------------------------------------------------------------ diagnostics
+
+    @Override
+    public boolean isLocked(TxItem item) {
+        return TicTocWord.isLocked(item.wordAcquire());
+    }
+
+    @Override
+    public boolean isRetired(TxItem item) {
+        return TicTocWord.isRetired(item.wordAcquire());
+    }
+
+    @Override
+    public String checkQuiescent(TxItem item) {
+        long w = item.wordVolatile();
+        long r = item.word2Volatile();
+        if (TicTocWord.isLocked(w)) {
+            return "item still locked: " + TicTocWord.describe(w, r);
+        }
+        if (r < wts(w)) {
+            return "rts below wts: " + TicTocWord.describe(w, r);
+        }
+        return null;
+    }
+}

@@ -1,0 +1,9 @@
+package io.jato.protocols.tictoc;
+
+/** Per-transaction TicToc state; owned by one thread. */
+final class TicTocTxnState {
+    /** True once the first lock of this attempt ran the preemptive-abort check. */
+    boolean prechecked;
+    /** Snapshot isolation: the timestamp every read is validated at. */
+    long commitRts;
+}
