@@ -3,6 +3,7 @@ package io.jato.protocols.tictoc;
 import io.jato.stm.AbortCause;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Entry;
+import io.jato.stm.spi.LockBitWords;
 import io.jato.stm.spi.LongItem;
 import io.jato.stm.spi.ProtocolContext;
 import io.jato.stm.spi.RefItem;
@@ -417,7 +418,7 @@ public final class TicTocControl extends ConcurrencyControl {
                 raiseFloor(item.word2Volatile() + 1);
                 return w;
             }
-            pause(spins);
+            LockBitWords.pause(spins);
         }
     }
 
@@ -437,38 +438,12 @@ public final class TicTocControl extends ConcurrencyControl {
 
     @Override
     public Object loadRef(RefItem item) {
-        for (int spins = 0;; spins++) {
-            long w = item.wordAcquire();
-            if ((w & LOCKED) == 0) {
-                Object v = item.valueAcquire();
-                if (item.wordAcquire() == w) {
-                    return v;
-                }
-            }
-            pause(spins);
-        }
+        return LockBitWords.loadRef(item);
     }
 
     @Override
     public long loadLong(LongItem item) {
-        for (int spins = 0;; spins++) {
-            long w = item.wordAcquire();
-            if ((w & LOCKED) == 0) {
-                long v = item.valueAcquire();
-                if (item.wordAcquire() == w) {
-                    return v;
-                }
-            }
-            pause(spins);
-        }
-    }
-
-    private static void pause(int spins) {
-        if (spins < 1024) {
-            Thread.onSpinWait();
-        } else {
-            Thread.yield();
-        }
+        return LockBitWords.loadLong(item);
     }
 
     // ------------------------------------------------------------------ diagnostics

@@ -3,6 +3,7 @@ package io.jato.stm.internal.occ;
 import io.jato.stm.AbortCause;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Entry;
+import io.jato.stm.spi.LockBitWords;
 import io.jato.stm.spi.LongItem;
 import io.jato.stm.spi.ProtocolContext;
 import io.jato.stm.spi.RefItem;
@@ -216,11 +217,7 @@ public final class OccControl extends ConcurrencyControl {
             if ((w & LOCKED) == 0 && item.casWord(w, w | LOCKED)) {
                 return w;
             }
-            if (spins < 1024) {
-                Thread.onSpinWait();
-            } else {
-                Thread.yield();
-            }
+            LockBitWords.pause(spins);
         }
     }
 
@@ -235,38 +232,12 @@ public final class OccControl extends ConcurrencyControl {
 
     @Override
     public Object loadRef(RefItem item) {
-        for (int spins = 0;; spins++) {
-            long w = item.wordAcquire();
-            if ((w & LOCKED) == 0) {
-                Object v = item.valueAcquire();
-                if (item.wordAcquire() == w) {
-                    return v;
-                }
-            }
-            pause(spins);
-        }
+        return LockBitWords.loadRef(item);
     }
 
     @Override
     public long loadLong(LongItem item) {
-        for (int spins = 0;; spins++) {
-            long w = item.wordAcquire();
-            if ((w & LOCKED) == 0) {
-                long v = item.valueAcquire();
-                if (item.wordAcquire() == w) {
-                    return v;
-                }
-            }
-            pause(spins);
-        }
-    }
-
-    private static void pause(int spins) {
-        if (spins < 1024) {
-            Thread.onSpinWait();
-        } else {
-            Thread.yield();
-        }
+        return LockBitWords.loadLong(item);
     }
 
     @Override
