@@ -37,8 +37,6 @@ public final class Account extends AbstractRecord {
     private long balance;
     private int ops;
 
-    private final Single single = new Single(this);
-
     private Account(Stm stm, RecordLayout layout) {
         super(stm, layout, 2);
     }
@@ -144,9 +142,12 @@ public final class Account extends AbstractRecord {
         scheduleUpdate(context(txn), updater);
     }
 
-    /** @return the non-transactional view, for loading and inspection outside transactions */
+    /**
+     * @return a non-transactional view, for loading and inspection outside transactions (a new
+     *         small object per call, so that rows do not carry one each)
+     */
     public Single single() {
-        return single;
+        return new Single(this);
     }
 
     @Override

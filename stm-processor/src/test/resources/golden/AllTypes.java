@@ -57,8 +57,6 @@ public final class AllTypes extends AbstractRecord {
     private Level level;
     private int explicitlyDefault;
 
-    private final Single single = new Single(this);
-
     private AllTypes(Stm stm, RecordLayout layout) {
         super(stm, layout, 4);
     }
@@ -316,9 +314,12 @@ public final class AllTypes extends AbstractRecord {
         scheduleUpdate(context(txn), updater);
     }
 
-    /** @return the non-transactional view, for loading and inspection outside transactions */
+    /**
+     * @return a non-transactional view, for loading and inspection outside transactions (a new
+     *         small object per call, so that rows do not carry one each)
+     */
     public Single single() {
-        return single;
+        return new Single(this);
     }
 
     @Override

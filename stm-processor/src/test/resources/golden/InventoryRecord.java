@@ -39,8 +39,6 @@ public final class InventoryRecord extends AbstractRecord {
     private int reserved;
     private long cents;
 
-    private final Single single = new Single(this);
-
     private InventoryRecord(Stm stm, RecordLayout layout) {
         super(stm, layout, 3);
     }
@@ -146,9 +144,12 @@ public final class InventoryRecord extends AbstractRecord {
         scheduleUpdate(context(txn), updater);
     }
 
-    /** @return the non-transactional view, for loading and inspection outside transactions */
+    /**
+     * @return a non-transactional view, for loading and inspection outside transactions (a new
+     *         small object per call, so that rows do not carry one each)
+     */
     public Single single() {
-        return single;
+        return new Single(this);
     }
 
     @Override

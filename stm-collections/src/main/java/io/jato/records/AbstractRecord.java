@@ -52,10 +52,13 @@ public abstract class AbstractRecord extends TxItem {
 
     private final Stm stm;
     private final RecordLayout layout;
-    /** Version item per group. */
+    /**
+     * Version item per group, or null when every group shares this record's own item (coarse
+     * layout, or a single group): most rows of a large table then cost one object, not three.
+     */
     private final TxItem[] items;
-    /** Per group: the groups sharing its item (itself when split, all when coarse). */
-    private final int[] itemGroups;
+    /** Mask of all declared groups; an item of the coarse layout covers all of them. */
+    private final int allGroups;
 
     /**
      * @param groupCount the number of declared groups, 1 to 32
@@ -66,14 +69,33 @@ public abstract class AbstractRecord extends TxItem {
         if (groupCount < 1 || groupCount > 32) {
             throw new IllegalArgumentException("a record has 1 to 32 groups, got " + groupCount);
         }
-        int all = groupCount == 32 ? -1 : (1 << groupCount) - 1;
-        this.items = new TxItem[groupCount];
-        this.itemGroups = new int[groupCount];
-        for (int g = 0; g < groupCount; g++) {
-            boolean shared = g == 0 || layout == RecordLayout.COARSE;
-            items[g] = shared ? this : new TxItem();
-            itemGroups[g] = layout == RecordLayout.COARSE ? all : 1 << g;
+        this.allGroups = groupCount == 32 ? -1 : (1 << groupCount) - 1;
+        if (layout == RecordLayout.COARSE || groupCount == 1) {
+            this.items = null;
+        } else {
+            TxItem[] its = new TxItem[groupCount];
+            its[0] = this;
+            for (int g = 1; g < groupCount; g++) {
+                its[g] = new TxItem();
+            }
+            this.items = its;
         }
+    }
+
+    /** @return the version item of group {@code g} */
+    private TxItem item(int g) {
+        TxItem[] its = items;
+        return its == null ? this : its[g];
+    }
+
+    /** @return the groups sharing group {@code g}'s item: itself when split, all when coarse */
+    private int itemGroups(int g) {
+        return items == null ? allGroups : 1 << g;
+    }
+
+    /** @return the number of declared groups */
+    private int groupCount() {
+        return Integer.bitCount(allGroups);
     }
 
     // ---------------------------------------------------------------- generated-code contract
@@ -119,7 +141,7 @@ public abstract class AbstractRecord extends TxItem {
      * read the image from {@link #readImage}).
      */
     protected final Entry beginRead(TxnContext c, int g) {
-        Entry e = c.entry(items[g]);
+        Entry e = c.entry(item(g));
         int f = e.flags();
         if ((f & Entry.WRITE) != 0) {
             return null;
@@ -137,7 +159,7 @@ public abstract class AbstractRecord extends TxItem {
 
     /** @return the transaction's image of group {@code g}, materialized (the group is written) */
     protected final RecordImage readImage(TxnContext c, int g) {
-        Entry e = c.find(items[g]);
+        Entry e = c.find(item(g));
         RecordImage im = (RecordImage) e.pendingRef();
         if (!im.isMaterialized()) {
             materialize(c, e, im);
@@ -150,7 +172,7 @@ public abstract class AbstractRecord extends TxItem {
      *         materialized first if updaters are pending (a set after an update reads the group)
      */
     protected final RecordImage writeImage(TxnContext c, int g) {
-        Entry e = c.entry(items[g]);
+        Entry e = c.entry(item(g));
         RecordImage im = imageForWrite(c, e, g);
         if (im.hasOps()) {
             materialize(c, e, im);
@@ -161,7 +183,7 @@ public abstract class AbstractRecord extends TxItem {
     /** Schedules {@code updater} on its group: applied at commit, or now if the group is materialized. */
     protected final void scheduleUpdate(TxnContext c, RecordUpdater<?> updater) {
         int g = UpdaterInfo.groupOf(updater, this);
-        Entry e = c.entry(items[g]);
+        Entry e = c.entry(item(g));
         RecordImage im = imageForWrite(c, e, g);
         if (im.isMaterialized()) {
             im.apply(updater, 1 << g);
@@ -178,7 +200,7 @@ public abstract class AbstractRecord extends TxItem {
             return (RecordImage) e.pendingRef();
         }
         RecordImage im = c.borrow(imageKind());
-        im.attach(itemGroups[g]);
+        im.attach(itemGroups(g));
         c.writeCustom(e, PARTICIPANT, this, im);
         return im;
     }
@@ -221,11 +243,11 @@ public abstract class AbstractRecord extends TxItem {
     protected final void updateNonTx(RecordUpdater<?> updater, RecordImage scratch) {
         int g = UpdaterInfo.groupOf(updater, this);
         ConcurrencyControl cc = stm.concurrencyControl();
-        TxItem item = items[g];
+        TxItem item = item(g);
         long w = cc.lockNonTx(item);
         boolean changed = false;
         try {
-            scratch.attach(itemGroups[g]);
+            scratch.attach(itemGroups(g));
             load(scratch, scratch.groups());
             scratch.apply(updater, 1 << g);
             store(scratch, scratch.groups());
@@ -246,17 +268,18 @@ public abstract class AbstractRecord extends TxItem {
     private long[] lockAll(ConcurrencyControl cc) {
         // Group order is the same for every caller, so two non-transactional operations cannot
         // deadlock; transactions never wait indefinitely for a lock.
-        long[] words = new long[items.length];
-        for (int g = 0; g < items.length; g++) {
-            words[g] = firstUse(g) ? cc.lockNonTx(items[g]) : 0L;
+        int n = groupCount();
+        long[] words = new long[n];
+        for (int g = 0; g < n; g++) {
+            words[g] = firstUse(g) ? cc.lockNonTx(item(g)) : 0L;
         }
         return words;
     }
 
     private void unlockAll(ConcurrencyControl cc, long[] words, boolean changed) {
-        for (int g = items.length - 1; g >= 0; g--) {
+        for (int g = words.length - 1; g >= 0; g--) {
             if (firstUse(g)) {
-                cc.unlockNonTx(items[g], words[g], changed, false);
+                cc.unlockNonTx(item(g), words[g], changed, false);
             }
         }
     }
@@ -264,7 +287,7 @@ public abstract class AbstractRecord extends TxItem {
     /** @return true if group {@code g} is the first group using its item */
     private boolean firstUse(int g) {
         for (int h = 0; h < g; h++) {
-            if (items[h] == items[g]) {
+            if (item(h) == item(g)) {
                 return false;
             }
         }
@@ -277,8 +300,11 @@ public abstract class AbstractRecord extends TxItem {
      */
     public final String checkQuiescent() {
         ConcurrencyControl cc = stm.concurrencyControl();
-        for (int g = 0; g < items.length; g++) {
-            String problem = cc.checkQuiescent(items[g]);
+        for (int g = 0, n = groupCount(); g < n; g++) {
+            if (!firstUse(g)) {
+                continue;
+            }
+            String problem = cc.checkQuiescent(item(g));
             if (problem != null) {
                 return "group " + g + ": " + problem;
             }

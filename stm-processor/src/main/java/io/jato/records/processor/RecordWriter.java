@@ -101,8 +101,6 @@ final class RecordWriter {
             line("    private " + c.type() + " " + c.name() + ";");
         }
         line("");
-        line("    private final Single single = new Single(this);");
-        line("");
         line("    private " + m.name() + "(Stm stm, RecordLayout layout) {");
         line("        super(stm, layout, " + m.groups().size() + ");");
         line("    }");
@@ -166,9 +164,12 @@ final class RecordWriter {
         line("        scheduleUpdate(context(txn), updater);");
         line("    }");
         line("");
-        line("    /** @return the non-transactional view, for loading and inspection outside transactions */");
+        line("    /**");
+        line("     * @return a non-transactional view, for loading and inspection outside transactions (a new");
+        line("     *         small object per call, so that rows do not carry one each)");
+        line("     */");
         line("    public Single single() {");
-        line("        return single;");
+        line("        return new Single(this);");
         line("    }");
         line("");
     }

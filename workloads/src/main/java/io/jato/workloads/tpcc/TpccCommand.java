@@ -39,14 +39,21 @@ public final class TpccCommand implements WorkloadCommand {
                 (timestamp splitting); cu = commit-time updaters for YTDs, customer payment and
                 delivery, order carrier, order-line delivery date and stock; cu+ts = both.
                 A worker serves one warehouse (or several, when there are more warehouses than
-                threads). Each warehouse needs about 300 MB of heap.""";
+                threads). Each warehouse needs about 300 MB of heap.
+
+                Order ids (--order-ids): fast = Silo's fast order id, a per-district counter
+                outside the transaction, so new-orders of one district do not conflict on
+                D_NEXT_O_ID (ids of rolled-back new-orders become gaps, which the checks of
+                conditions 2 and 3 account for exactly); strict = read-modify-write of
+                D_NEXT_O_ID inside new-order, contiguous ids, conditions 2 and 3 as written.""";
     }
 
     @Override
     public List<Option> options() {
         return List.of(
                 Option.valued("warehouses", "W", "number of warehouses (default 1)"),
-                Option.valued("mode", "MODE", "base, ts, cu or cu+ts (default cu+ts)"));
+                Option.valued("mode", "MODE", "base, ts, cu or cu+ts (default cu+ts)"),
+                Option.valued("order-ids", "POLICY", "fast or strict (default fast)"));
     }
 
     @Override
@@ -63,7 +70,18 @@ public final class TpccCommand implements WorkloadCommand {
                 mode = m;
             }
         }
+        List<String> policies = new ArrayList<>();
+        for (TpccOrderIds.Policy p : TpccOrderIds.Policy.values()) {
+            policies.add(p.cliName());
+        }
+        String policyName = o.choice("order-ids", TpccOrderIds.Policy.FAST.cliName(), policies);
+        TpccOrderIds.Policy policy = TpccOrderIds.Policy.FAST;
+        for (TpccOrderIds.Policy p : TpccOrderIds.Policy.values()) {
+            if (p.cliName().equals(policyName)) {
+                policy = p;
+            }
+        }
         int threads = o.intValue("threads", 2, 1, Integer.MAX_VALUE);
-        return new TpccWorkload(stm, warehouses, mode, threads, seed);
+        return new TpccWorkload(stm, warehouses, mode, policy, threads, seed);
     }
 }

@@ -30,9 +30,14 @@ import java.util.Objects;
  * <p>Condition 11, count(ORDER) - count(NEW-ORDER) = 2100 in each district, holds after loading
  * and as long as no delivery has run (new-order adds one row to both tables), but every delivery
  * adds one to the difference; {@link #checkWithoutDeliveries} includes it. Null dates and carriers
- * are 0 in this schema. Conditions 2 and 3 hold because new-order takes its id from D_NEXT_O_ID
- * inside the transaction (see {@link TpccTransactions}). A condition on a single order or customer
- * is reported once per district, naming the first offender and how many there are.
+ * are 0 in this schema. Conditions 2 and 3 hold as written when new-order takes its id from
+ * D_NEXT_O_ID inside the transaction (the strict policy of {@link TpccOrderIds}). Under the fast
+ * policy ids have gaps (an id whose new-order rolled back is never used) and D_NEXT_O_ID is not
+ * advanced, so both are checked in an exact form that accounts for every id taken: every id below
+ * the district's counter is an ORDER row or a rolled-back id, and every id between min(NO_O_ID)
+ * and max(NO_O_ID) is a NEW-ORDER row, a delivered order or a rolled-back id. A condition on a
+ * single order or customer is reported once per district, naming the first offender and how many
+ * there are.
  */
 public final class TpccConsistency {
     /** count(ORDER) - count(NEW-ORDER) of every district after loading (condition 11). */
@@ -96,7 +101,10 @@ public final class TpccConsistency {
                 }
                 District.Image di = district.single().get();
                 districtYtd += di.ytd();
-                new DistrictCheck(db, w, d, di.nextOrderId(), out).run(di.ytd(), h, withoutDeliveries);
+                boolean fast = db.orderIds.fast();
+                int next = fast ? (int) db.orderIds.next(w, d) : di.nextOrderId();
+                long[] abandoned = fast ? db.orderIds.abandoned(w, d) : null;
+                new DistrictCheck(db, w, d, next, abandoned, out).run(di.ytd(), h, withoutDeliveries);
             }
             long ytd = warehouse.single().get().ytd();
             if (ytd != districtYtd) {
@@ -161,11 +169,14 @@ public final class TpccConsistency {
         private final int w;
         private final int d;
         private final int nextOrderId;
+        /** Sorted ids the fast order-id policy took and never used, or null under the strict policy. */
+        private final long[] abandoned;
         private final List<Violation> out;
         private final long first;
         private final long last;
 
-        DistrictCheck(TpccDatabase db, int w, int d, int nextOrderId, List<Violation> out) {
+        DistrictCheck(TpccDatabase db, int w, int d, int nextOrderId, long[] abandoned, List<Violation> out) {
+            this.abandoned = abandoned;
             this.db = db;
             this.w = w;
             this.d = d;
@@ -239,18 +250,22 @@ public final class TpccConsistency {
                         return true;
                     });
 
-            if (nextOrderId - 1 != maxOrder[0]) {
-                add(2, "D_NEXT_O_ID - 1 = " + (nextOrderId - 1) + " but max(O_ID) = " + maxOrder[0]);
-            }
-            if (newOrders[2] > 0) {
-                if (nextOrderId - 1 != newOrders[1]) {
-                    add(2, "D_NEXT_O_ID - 1 = " + (nextOrderId - 1) + " but max(NO_O_ID) = " + newOrders[1]);
+            if (abandoned == null) {
+                if (nextOrderId - 1 != maxOrder[0]) {
+                    add(2, "D_NEXT_O_ID - 1 = " + (nextOrderId - 1) + " but max(O_ID) = " + maxOrder[0]);
                 }
-                long span = newOrders[1] - newOrders[0] + 1;
-                if (span != newOrders[2]) {
-                    add(3, "max(NO_O_ID) - min(NO_O_ID) + 1 = " + span + " but the district has " + newOrders[2]
-                            + " NEW-ORDER rows");
+                if (newOrders[2] > 0) {
+                    if (nextOrderId - 1 != newOrders[1]) {
+                        add(2, "D_NEXT_O_ID - 1 = " + (nextOrderId - 1) + " but max(NO_O_ID) = " + newOrders[1]);
+                    }
+                    long span = newOrders[1] - newOrders[0] + 1;
+                    if (span != newOrders[2]) {
+                        add(3, "max(NO_O_ID) - min(NO_O_ID) + 1 = " + span + " but the district has " + newOrders[2]
+                                + " NEW-ORDER rows");
+                    }
                 }
+            } else {
+                checkFastIds(size, lineCount, carrier, isNew, newOrders);
             }
             if (allLines[0] != orders[1]) {
                 add(4, "sum(O_OL_CNT) = " + orders[1] + " but the district has " + allLines[0] + " ORDER-LINE rows");
@@ -312,6 +327,47 @@ public final class TpccConsistency {
                         + DELIVERED_AFTER_LOAD + " before any delivery");
             }
             c12.report(12, "customer");
+        }
+
+        /**
+         * Conditions 2 and 3 under the fast order-id policy, where ids have gaps: every id below
+         * the district's counter is an ORDER row or abandoned (never both) and none is above it;
+         * every id between the oldest and newest NEW-ORDER row is undelivered with a NEW-ORDER
+         * row, delivered, or abandoned.
+         */
+        private void checkFastIds(int size, int[] lineCount, int[] carrier, boolean[] isNew, long[] newOrders) {
+            boolean[] isAbandoned = new boolean[size];
+            Offenders c2 = new Offenders();
+            for (long o : abandoned) {
+                if (o < 1 || o >= nextOrderId) {
+                    c2.add(o, "abandoned id outside [1, " + (nextOrderId - 1) + "]");
+                } else if (lineCount[(int) o] >= 0) {
+                    c2.add(o, "has an ORDER row but its new-order was reported rolled back");
+                } else {
+                    isAbandoned[(int) o] = true;
+                }
+            }
+            for (int o = 1; o < size; o++) {
+                boolean present = lineCount[o] >= 0;
+                if (o >= nextOrderId && present) {
+                    c2.add(o, "ORDER row at or above the district's next order id " + nextOrderId);
+                } else if (o < nextOrderId && !present && !isAbandoned[o]) {
+                    c2.add(o, "taken below the next order id " + nextOrderId + " but neither an ORDER row nor rolled back");
+                }
+            }
+            c2.report(2, "order id");
+            if (newOrders[2] > 0) {
+                Offenders c3 = new Offenders();
+                for (long o = newOrders[0]; o <= newOrders[1]; o++) {
+                    int i = (int) o;
+                    boolean accounted = i < size && (isNew[i] || isAbandoned[i] || (lineCount[i] >= 0 && carrier[i] != 0));
+                    if (!accounted) {
+                        c3.add(o, "between min(NO_O_ID) = " + newOrders[0] + " and max(NO_O_ID) = " + newOrders[1]
+                                + " but not a NEW-ORDER row, a delivered order or a rolled-back id");
+                    }
+                }
+                c3.report(3, "order id");
+            }
         }
 
         private void add(int condition, String detail) {

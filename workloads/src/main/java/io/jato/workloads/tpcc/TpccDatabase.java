@@ -64,6 +64,8 @@ public final class TpccDatabase {
     final TxLongSortedMap<Order> order;
     final TxLongSortedMap<Order> orderByCustomer;
     final TxLongSortedMap<OrderLine> orderLine;
+    /** Where new-order takes O_ID from, and the ids the fast policy left unused. */
+    final TpccOrderIds orderIds;
 
     /**
      * An empty database for {@code warehouses} warehouses; {@link #load} fills it.
@@ -73,6 +75,14 @@ public final class TpccDatabase {
      * @param seed   seeds every random choice of the load and the NURand constants
      */
     public TpccDatabase(Stm stm, int warehouses, RecordLayout layout, long seed) {
+        this(stm, warehouses, layout, seed, TpccOrderIds.Policy.STRICT);
+    }
+
+    /**
+     * As {@link #TpccDatabase(Stm, int, RecordLayout, long)}, with new-order taking its O_ID as
+     * {@code orderIds} says ({@link TpccOrderIds}).
+     */
+    TpccDatabase(Stm stm, int warehouses, RecordLayout layout, long seed, TpccOrderIds.Policy orderIds) {
         this.stm = Objects.requireNonNull(stm, "stm");
         this.layout = Objects.requireNonNull(layout, "layout");
         if (warehouses < 1 || warehouses > TpccKeys.MAX_WAREHOUSES) {
@@ -96,6 +106,7 @@ public final class TpccDatabase {
         order = TxLongSortedMap.<Order>builder(stm).prefixLayout(TpccKeys.ORDER_SUFFIX_BITS).build();
         orderByCustomer = TxLongSortedMap.<Order>builder(stm).prefixLayout(TpccKeys.BY_CUSTOMER_SUFFIX_BITS).build();
         orderLine = TxLongSortedMap.<OrderLine>builder(stm).prefixLayout(TpccKeys.ORDER_LINE_SUFFIX_BITS).build();
+        this.orderIds = new TpccOrderIds(Objects.requireNonNull(orderIds, "orderIds"), warehouses);
     }
 
     /** Loads every table with the current time as the load's dates; see {@link #load(Workload.Loader, long)}. */

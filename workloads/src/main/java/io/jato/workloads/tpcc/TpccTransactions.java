@@ -26,15 +26,15 @@ import java.util.SplittableRandom;
  * ORDER, NEW-ORDER and ORDER-LINE inserts and D_NEXT_O_ID. executeNewOrder reports it as a
  * rollback (false), not as an error.
  *
- * Next order id. New-order reads D_NEXT_O_ID and writes it back plus one, a read-modify-write of
- * the district's default group, so concurrent new-orders of one district conflict on it (and, as
- * D_NEXT_O_ID shares that group with D_NAME and the address, with payments of the district, which
- * read those). Silo's "fast order id" (a per-district counter taken outside the transaction) is
- * not implemented: every new-order that rolls back (1% by design) or gives up after taking an id
- * would leave a gap in the district's order ids, breaking consistency condition 3 (NEW-ORDER ids
- * are contiguous), and D_NEXT_O_ID would no longer be what new-order advances, so condition 2 and
- * stock-level's "last 20 orders" would need another source. Whether it is worth that is for the
- * measurements of issue 5 to show.
+ * Next order id (TpccOrderIds). With the strict policy new-order reads D_NEXT_O_ID and writes it
+ * back plus one, a read-modify-write of the district's nextOrder group (its own group in TS mode,
+ * so payment's read of D_NAME and the address does not conflict with it), and concurrent
+ * new-orders of one district conflict on it. With the fast policy (Silo's fast order id, the
+ * default of the runner) executeNewOrder takes the id from the district's counter before the first
+ * attempt and keeps it across retries; an id whose new-order ends without committing is reported
+ * as abandoned, which keeps the consistency check exact. Stock-level then takes the district's
+ * next order id from the counter too, outside the transaction, as Silo does: the scan of the
+ * order lines that follows is what its result depends on, and that scan is phantom-protected.
  *
  * Modes (TpccMode). The layout (field groups or not) is the database's; this class only chooses
  * between read-modify-writes and the commit-time updaters of TpccUpdaters for the writes listed
@@ -48,6 +48,7 @@ import java.util.SplittableRandom;
  *
  * Not allocation-free: boxed keys of the hash indexes (except warehouse and district keys, boxed
  * once here), the new records of new-order and payment, the CU updaters and payment's strings.
+ * The images the new records are created from are this worker's, reused: create copies them.
  */
 
 /** One worker's TPC-C transactions: inputs drawn before each transaction, bodies retried on them. */
@@ -74,6 +75,12 @@ final class TpccTransactions {
     private final Long[] districtKeys;
     /** Next HISTORY sequence number of this worker; advanced only when a payment commits. */
     private long historySequence;
+    private final TpccOrderIds orderIds;
+    private final boolean fastOrderIds;
+    /** Images the new rows are created from; every column a body does not set stays zero. */
+    private final Order.Image orderImage = new Order.Image();
+    private final OrderLine.Image lineImage = new OrderLine.Image();
+    private final History.Image historyImage = new History.Image();
 
     // ------------------------------------------------------------------ inputs (drawn before a transaction)
 
@@ -84,6 +91,8 @@ final class TpccTransactions {
     final int[] noSupplyWarehouse = new int[MAX_LINES];
     final int[] noQuantity = new int[MAX_LINES];
     long noEntryDate;
+    /** The O_ID taken from the fast counter for the drawn new-order, or 0 (strict policy). */
+    long noTakenOrderId;
 
     int payDistrict;
     int payCustomerWarehouse;
@@ -181,6 +190,8 @@ final class TpccTransactions {
         this.mix = new TpccMix(root.split());
         this.random = new TpccRandom(root);
         this.run = db.runConstants();
+        this.orderIds = db.orderIds;
+        this.fastOrderIds = orderIds.fast();
         this.warehouseKeys = new Long[warehouses + 1];
         this.districtKeys = new Long[(warehouses + 1) << TpccKeys.DISTRICT_BITS];
         for (int w = 1; w <= warehouses; w++) {
@@ -244,14 +255,21 @@ final class TpccTransactions {
 
     /** @return true if the drawn new-order committed, false if it rolled back on its unused item */
     boolean executeNewOrder() {
+        noTakenOrderId = fastOrderIds ? orderIds.take(homeWarehouse, noDistrict) : 0;
+        boolean committed = false;
         try {
             stm.run(newOrderBody);
+            committed = true;
             return true;
         } catch (TxnAbortedException e) {
             if (e.abortCause() == AbortCause.USER_ABORT) {
                 return false;
             }
             throw e;
+        } finally {
+            if (!committed && fastOrderIds) {
+                orderIds.abandon(homeWarehouse, noDistrict, noTakenOrderId);
+            }
         }
     }
 
@@ -260,8 +278,13 @@ final class TpccTransactions {
         int d = noDistrict;
         Warehouse warehouse = db.warehouse.get(txn, warehouseKeys[w]);
         District district = db.district.get(txn, districtKeys[w << TpccKeys.DISTRICT_BITS | d]);
-        int o = district.nextOrderId(txn);
-        district.setNextOrderId(txn, o + 1);
+        int o;
+        if (fastOrderIds) {
+            o = (int) noTakenOrderId;
+        } else {
+            o = district.nextOrderId(txn);
+            district.setNextOrderId(txn, o + 1);
+        }
         long taxes = 10_000L + warehouse.tax(txn) + district.tax(txn);
         Customer customer = db.customer.get(txn, TpccKeys.customer(w, d, noCustomer));
         int discount = customer.discount(txn);
@@ -270,7 +293,7 @@ final class TpccTransactions {
         for (int i = 0; i < noLines; i++) {
             allLocal &= noSupplyWarehouse[i] == w;
         }
-        Order order = Order.create(stm, layout, new Order.Image()
+        Order order = Order.create(stm, layout, orderImage
                 .setCustomerId(noCustomer)
                 .setEntryDate(noEntryDate)
                 .setOrderLineCount(noLines)
@@ -307,7 +330,7 @@ final class TpccTransactions {
             sum += amount;
             boolean original = itemData.contains(TpccRandom.ORIGINAL) && stockData.contains(TpccRandom.ORIGINAL);
             sink += original ? 'B' : 'G';
-            OrderLine line = OrderLine.create(stm, layout, new OrderLine.Image()
+            OrderLine line = OrderLine.create(stm, layout, lineImage
                     .setItemId(noItem[i])
                     .setSupplyWarehouseId(supplier)
                     .setQuantity(quantity)
@@ -401,7 +424,7 @@ final class TpccTransactions {
                 customer.setData(txn, TpccUpdaters.badCreditData(badCreditPrefix, customer.data(txn)));
             }
         }
-        History history = History.create(stm, layout, new History.Image()
+        History history = History.create(stm, layout, historyImage
                 .setCustomerId(c)
                 .setCustomerDistrictId(cd)
                 .setCustomerWarehouseId(cw)
@@ -536,8 +559,13 @@ final class TpccTransactions {
         int d = slDistrict;
         slItemCount = 0;
         slLowStock = 0;
-        District district = db.district.get(txn, districtKeys[w << TpccKeys.DISTRICT_BITS | d]);
-        long next = district.nextOrderId(txn);
+        long next;
+        if (fastOrderIds) {
+            next = orderIds.next(w, d);
+        } else {
+            District district = db.district.get(txn, districtKeys[w << TpccKeys.DISTRICT_BITS | d]);
+            next = district.nextOrderId(txn);
+        }
         long first = Math.max(1, next - STOCK_LEVEL_ORDERS);
         if (next <= first) {
             return;

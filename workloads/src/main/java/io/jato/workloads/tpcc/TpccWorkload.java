@@ -43,11 +43,16 @@ public final class TpccWorkload implements Workload {
      *                delivery ownership)
      */
     public TpccWorkload(Stm stm, int warehouses, TpccMode mode, int threads, long seed) {
+        this(stm, warehouses, mode, TpccOrderIds.Policy.STRICT, threads, seed);
+    }
+
+    /** As {@link #TpccWorkload(Stm, int, TpccMode, int, long)}, with new-order's O_ID as {@code orderIds} says. */
+    TpccWorkload(Stm stm, int warehouses, TpccMode mode, TpccOrderIds.Policy orderIds, int threads, long seed) {
         this.mode = Objects.requireNonNull(mode, "mode");
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be >= 1, got " + threads);
         }
-        this.db = new TpccDatabase(stm, warehouses, mode.layout(), seed);
+        this.db = new TpccDatabase(stm, warehouses, mode.layout(), seed, orderIds);
         this.threads = threads;
         this.seed = seed;
         this.queuedDeliveries = new AtomicIntegerArray(warehouses + 1);
@@ -63,6 +68,7 @@ public final class TpccWorkload implements Workload {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("warehouses", db.warehouses());
         m.put("mode", mode.cliName());
+        m.put("order_ids", db.orderIds.policy().cliName());
         return m;
     }
 

@@ -22,11 +22,14 @@ class TpccConcurrentTest {
     private static final int THREADS = 2;
     private static final int MIN_TRANSACTIONS = 400;
 
-    @ParameterizedTest(name = "{0} {1} {2} warehouse(s)")
-    @CsvSource({"occ, BASE, 1", "occ, CU_TS, 1", "global-lock, BASE, 1", "global-lock, CU_TS, 1", "occ, CU, 2"})
-    void theStandardMixKeepsTheDatabaseConsistent(String protocol, TpccMode mode, int warehouses)
-            throws InterruptedException {
-        TpccDatabase db = new TpccDatabase(Stm.builder().protocol(protocol).build(), warehouses, mode.layout(), 99);
+    @ParameterizedTest(name = "{0} {1} {2} warehouse(s), {3} order ids")
+    @CsvSource({"occ, BASE, 1, STRICT", "occ, CU_TS, 1, STRICT", "occ, CU_TS, 1, FAST", "occ, CU, 2, STRICT",
+            "occ, TS, 2, FAST", "global-lock, BASE, 1, STRICT", "global-lock, CU_TS, 1, FAST",
+            "tictoc, BASE, 1, FAST", "tictoc, CU_TS, 1, STRICT", "tictoc, CU, 2, FAST"})
+    void theStandardMixKeepsTheDatabaseConsistent(String protocol, TpccMode mode, int warehouses,
+                                                  TpccOrderIds.Policy orderIds) throws InterruptedException {
+        TpccDatabase db = new TpccDatabase(Stm.builder().protocol(protocol).build(), warehouses, mode.layout(), 99,
+                orderIds);
         db.load(new ThreadsLoader(2), System.currentTimeMillis());
         int orders = db.order.single().size();
         int newOrders = db.newOrder.single().size();
