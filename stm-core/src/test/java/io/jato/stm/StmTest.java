@@ -102,6 +102,43 @@ class StmTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(value = 20, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void smallIndexedTransactionsAfterALargeOneLeaveNoStaleSlots() {
+        // The index keeps the large transaction's size; later small ones clear only their own
+        // slots. A slot left behind would make probes longer each time until the table is full.
+        LongItem[] items = new LongItem[4000];
+        for (int i = 0; i < items.length; i++) {
+            items[i] = new LongItem(i);
+        }
+        stm.atomic(t -> {
+            for (LongItem it : items) {
+                read(t, it);
+            }
+            return null;
+        });
+        int perTxn = 40;        // above the linear-scan limit, far below the index's size / 8
+        for (int round = 0; round < 2000; round++) {
+            int base = (round * perTxn) % (items.length - perTxn);
+            long got = stm.atomic(t -> {
+                long s = 0;
+                for (int i = 0; i < perTxn; i++) {
+                    write(t, items[base + i], read(t, items[base + i]) + 1);
+                }
+                for (int i = 0; i < perTxn; i++) {
+                    s += read(t, items[base + i]);
+                }
+                return s;
+            });
+            long expected = 0;
+            for (int i = 0; i < perTxn; i++) {
+                expected += committed(items[base + i]);
+            }
+            assertEquals(expected, got, "round " + round);
+        }
+        assertQuiescent(items);
+    }
+
+    @Test
     void userExceptionRollsBackAndIsRethrownUnchanged() {
         IllegalArgumentException boom = new IllegalArgumentException("boom");
         IllegalArgumentException thrown = assertThrows(IllegalArgumentException.class, () -> stm.run(t -> {

@@ -2,6 +2,7 @@ package io.jato.stm.spi;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The concurrency-control metadata of one transactional item: the unit a protocol versions,
@@ -44,25 +45,21 @@ public class TxItem {
     private volatile Object ext;
 
     /**
-     * Hash used by access-set indexes, computed on first use. Racy but benign: every thread
-     * computes the same value from the stable identity hash.
+     * Hash used by access-set indexes, drawn when the item is created. Not the identity hash:
+     * the first {@code System.identityHashCode} of an object is a call into the VM, and new items
+     * (rows a transaction inserts) are looked up in the access set right after they are created.
      */
-    private int hash;
+    private final int hash;
 
     /** Creates an item with all protocol slots zero; call from the data type before publishing. */
     public TxItem() {
+        int h = ThreadLocalRandom.current().nextInt();
+        this.hash = h == 0 ? 1 : h;
     }
 
-    /** @return this item's hash for access-set indexes (stable; spread so power-of-two tables see high bits) */
+    /** @return this item's hash for access-set indexes (stable, well mixed in every bit) */
     public final int itemHash() {
-        int h = hash;
-        if (h == 0) {
-            h = System.identityHashCode(this) * 0x9E3779B9;
-            h ^= h >>> 16;
-            h = h == 0 ? 1 : h;
-            hash = h;
-        }
-        return h;
+        return hash;
     }
 
     public final long wordAcquire() {

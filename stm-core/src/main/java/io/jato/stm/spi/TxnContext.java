@@ -73,8 +73,10 @@ public final class TxnContext extends Txn {
     private Entry[] entries;
     private TxItem[] items;
     private int size;
-    /** Entry position + 1 per slot, 0 for empty; valid only while {@code indexed}. */
+    /** Entry position + 1 per slot, 0 for empty; valid only while {@code indexed}, all zero otherwise. */
     private int[] index;
+    /** Per entry position: its slot in {@link #index}, so that clearing touches only used slots. */
+    private int[] slotOf;
     private boolean indexed;
     private boolean hasWrites;
     private boolean hasInserts;
@@ -124,6 +126,7 @@ public final class TxnContext extends Txn {
         }
         this.items = new TxItem[cap];
         this.index = new int[cap * 2];
+        this.slotOf = new int[cap];
         this.rng = System.nanoTime() ^ ((long) System.identityHashCode(this) << 32) | 1L;
         this.ccState = cc.newTxnState(this);
     }
@@ -690,7 +693,17 @@ public final class TxnContext extends Txn {
             items[i] = null;
         }
         if (indexed) {
-            Arrays.fill(index, 0);
+            // The index keeps the size of the largest transaction seen; a smaller one clears only
+            // its own slots.
+            int[] idx = index;
+            if (size * 8 < idx.length) {
+                int[] so = slotOf;
+                for (int i = 0, n = size; i < n; i++) {
+                    idx[so[i]] = 0;
+                }
+            } else {
+                Arrays.fill(idx, 0);
+            }
             indexed = false;
         }
         size = 0;
@@ -750,13 +763,14 @@ public final class TxnContext extends Txn {
         entries = ne;
         items = Arrays.copyOf(items, cap);
         index = new int[cap * 2];
+        slotOf = new int[cap];
         if (indexed) {
             buildIndex();
         }
     }
 
+    /** Indexes every entry; the index is all zero here (new, or cleared by {@link #clear}). */
     private void buildIndex() {
-        Arrays.fill(index, 0);
         for (int i = 0; i < size; i++) {
             indexInsert(items[i], i);
         }
@@ -771,6 +785,7 @@ public final class TxnContext extends Txn {
             slot = (slot + 1) & mask;
         }
         idx[slot] = pos + 1;
+        slotOf[pos] = slot;
     }
 
     private void backoff(int a) {

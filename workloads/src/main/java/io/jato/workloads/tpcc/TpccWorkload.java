@@ -126,8 +126,9 @@ public final class TpccWorkload implements Workload {
                     .append(String.format(Locale.ROOT, " %.1f%%", total == 0 ? 0.0 : 100.0 * committed[t] / total));
         }
         return CheckResult.ok(String.format(Locale.ROOT,
-                "consistency conditions 1-10 and 12 hold, nothing locked; executed mix (all phases): %s;"
-                        + " %,d new-order rollbacks", mix, rollbacks));
+                "consistency conditions 1-10 and 12 hold%s, nothing locked; executed mix (all phases): %s;"
+                        + " %,d new-order rollbacks", db.orderIds.fast() ? " (2 and 3 in their fast-order-id form)" : "",
+                mix, rollbacks));
     }
 
     /** The database, for tests. */
