@@ -1,6 +1,7 @@
 package io.jato.jmh;
 
 import io.jato.collections.TxHashMap;
+import io.jato.collections.TxLongHashMap;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
 import io.jato.stm.TxnFunction;
@@ -33,13 +34,15 @@ import java.util.concurrent.TimeUnit;
  *       happens not to write but was not declared read-only. Under OCC both commit the same way (a
  *       transaction without writes takes no lock and no timestamp); the pair shows whether another
  *       protocol gains from the declaration.</li>
+ *   <li>{@code readOnly10LongKeys}: {@code readOnly10} on a {@link TxLongHashMap}, the primitive-key
+ *       map with its own index (no boxed key, no {@code ConcurrentHashMap} node per lookup).</li>
  *   <li>{@code readOnly10HashMap}: the baseline, a plain {@link HashMap} with single-threaded
  *       semantics (no locking, no versions).</li>
  * </ul>
  *
- * <p>Both maps hold {@code entries} keys {@code 0 .. entries-1}; every value is the key's own
+ * <p>All maps hold {@code entries} keys {@code 0 .. entries-1}; every value is the key's own
  * {@code Long}. Each thread reads keys from its own pre-generated random sequence (the same for
- * both maps), ten consecutive ones per operation; a read sums the values so none can be optimised
+ * every map), ten consecutive ones per operation; a read sums the values so none can be optimised
  * away.
  *
  * <pre>
@@ -120,6 +123,75 @@ public class MapReadBenchmark {
         }
     }
 
+    /** The same keys and values in a {@link TxLongHashMap}, shared by all threads. */
+    @State(Scope.Benchmark)
+    public static class StmLongMap {
+        @Param("occ")
+        public String protocol;
+        @Param("100000")
+        public int entries;
+
+        Stm stm;
+        TxLongHashMap<Long> map;
+        Long[] keys;
+
+        @Setup(Level.Trial)
+        public void load() {
+            stm = Stm.builder().protocol(protocol).build();
+            map = new TxLongHashMap<>(stm, entries);
+            keys = Data.keys(entries);
+            TxLongHashMap.Single<Long> loader = map.single();
+            for (Long k : keys) {
+                loader.put(k, k);
+            }
+            Trials.report("MapReadBenchmark", "after set-up", stm);
+        }
+
+        @TearDown(Level.Trial)
+        public void report() {
+            Trials.report("MapReadBenchmark", "after the trial", stm);
+        }
+    }
+
+    /** One thread's state for {@link StmLongMap}: the same sequence as the boxed map's, unboxed once. */
+    @State(Scope.Thread)
+    public static class StmLongReader {
+        Stm stm;
+        TxLongHashMap<Long> map;
+        long[] sequence;
+        int cursor;
+        long sum;
+        final TxnFunction<Object> body = this::readTen;
+
+        @Setup(Level.Trial)
+        public void init(StmLongMap shared, ThreadParams thread) {
+            stm = shared.stm;
+            map = shared.map;
+            Long[] boxed = Data.randomSequence(shared.keys, KEY_SEED, thread.getThreadIndex());
+            sequence = new long[boxed.length];
+            for (int i = 0; i < boxed.length; i++) {
+                sequence[i] = boxed[i];
+            }
+        }
+
+        private Object readTen(Txn txn) {
+            // The cursor moves only after the commit, so a retried attempt reads the same keys.
+            final long[] seq = sequence;
+            final int c = cursor;
+            long s = 0;
+            for (int i = 0; i < READS; i++) {
+                s += map.get(txn, seq[(c + i) & Data.SEQUENCE_MASK]);
+            }
+            sum = s;
+            return null;
+        }
+
+        long advance() {
+            cursor = (cursor + READS) & Data.SEQUENCE_MASK;
+            return sum;
+        }
+    }
+
     /** The baseline map, loaded with the same keys and values. */
     @State(Scope.Benchmark)
     public static class PlainMap {
@@ -160,6 +232,12 @@ public class MapReadBenchmark {
     @Benchmark
     public long readOnly10Atomic(StmReader r) {
         r.stm.atomic(r.body);
+        return r.advance();
+    }
+
+    @Benchmark
+    public long readOnly10LongKeys(StmLongReader r) {
+        r.stm.readOnly(r.body);
         return r.advance();
     }
 

@@ -142,7 +142,7 @@ public final class TxHashMap<K, V> {
         Objects.requireNonNull(updater, "updater");
         TxnContext ctx = TxnContext.of(txn, stm);
         Entry e = locateForUpdate(ctx, key);
-        if (e == null) {
+        if (e == null || deletedHere(e)) {
             return false;
         }
         schedule(ctx, e, key, updater);
@@ -161,6 +161,10 @@ public final class TxHashMap<K, V> {
         Entry e = locateForUpdate(ctx, key);
         if (e == null) {
             insert(ctx, key, value);
+        } else if (deletedHere(e)) {
+            // Deleted earlier in this transaction: the node's entry already writes, so reuse it.
+            // An insert would need the stripe's absence, which this transaction never observed.
+            e.setPendingRef(value);
         } else {
             schedule(ctx, e, key, updater);
         }
@@ -225,7 +229,8 @@ public final class TxHashMap<K, V> {
     /**
      * Like {@link #locate} but does not read a node this transaction has not touched yet: returns
      * its fresh entry (neither READ nor WRITE). Returns null if the key is absent as of this
-     * transaction (absence observed, or deleted by this transaction).
+     * transaction (absence observed); the writing entry if this transaction deleted it (see
+     * {@link #deletedHere}).
      */
     private Entry locateForUpdate(TxnContext ctx, K key) {
         Entry e = ctx.hasInserts(insertMark) ? ownInsert(ctx, key) : null;
@@ -240,7 +245,12 @@ public final class TxHashMap<K, V> {
             }
             e = locate(ctx, key);
         }
-        return e == null || valueOf(e) == null ? null : e;
+        return e;
+    }
+
+    /** @return true if {@code e} (from {@link #locate}) is this transaction's delete of its key */
+    private static boolean deletedHere(Entry e) {
+        return e.has(Entry.WRITE) && e.pendingRef() == ABSENT;
     }
 
     @SuppressWarnings("unchecked")

@@ -46,13 +46,23 @@ final class UpdateList implements Scratch.Pooled {
         return v;
     }
 
-    @SuppressWarnings("unchecked")
     Object applyTo(Object value, Object key) {
+        return applyRefs(value, key, 0L);
+    }
+
+    /** As {@link #applyTo(Object, Object)} for a primitive key, which is boxed only for an error message. */
+    Object applyTo(Object value, long key) {
+        return applyRefs(value, null, key);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Object applyRefs(Object value, Object key, long longKey) {
         Object v = value;
         for (int i = 0; i < size; i++) {
             v = ((ValueUpdater<Object>) fns[i]).apply(v);
             if (v == null) {
-                throw new NullPointerException("updater " + fns[i].getClass().getName() + " returned null for key " + key);
+                throw new NullPointerException("updater " + fns[i].getClass().getName() + " returned null for key "
+                        + (key != null ? key : Long.valueOf(longKey)));
             }
         }
         return v;

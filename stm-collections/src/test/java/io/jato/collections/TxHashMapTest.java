@@ -14,6 +14,23 @@ class TxHashMapTest {
     private final TxHashMap<String, Integer> map = new TxHashMap<>(stm);
 
     @Test
+    void mergeAndUpdateAfterARemoveInTheSameTransaction() {
+        // merge used to insert without having observed the key's stripe and threw a
+        // NullPointerException; update must see the key as absent.
+        stm.run(t -> map.put(t, "m", 1));
+        stm.run(t -> {
+            assertEquals(1, map.remove(t, "m"));
+            assertFalse(map.update(t, "m", v -> v + 100));
+            map.merge(t, "m", 7, v -> v + 100);
+            assertEquals(7, map.get(t, "m"));
+            map.merge(t, "m", 0, v -> v + 1);
+            assertEquals(8, map.get(t, "m"));
+        });
+        assertEquals(Integer.valueOf(8), stm.<Integer>atomic(t -> map.get(t, "m")));
+        assertNull(map.checkQuiescent());
+    }
+
+    @Test
     void putGetRemoveWithinAndAcrossTransactions() {
         assertNull(stm.atomic(t -> map.put(t, "a", 1)));
         assertEquals(Integer.valueOf(1), stm.atomic(t -> map.get(t, "a")));

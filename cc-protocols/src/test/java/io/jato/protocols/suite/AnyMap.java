@@ -1,6 +1,7 @@
 package io.jato.protocols.suite;
 
 import io.jato.collections.TxHashMap;
+import io.jato.collections.TxLongHashMap;
 import io.jato.collections.TxLongSortedMap;
 import io.jato.collections.TxSortedMap;
 import io.jato.stm.Stm;
@@ -18,7 +19,7 @@ import java.util.function.Supplier;
 
 /**
  * The transactional maps behind one small interface with {@code String} keys, so that a scenario
- * written for "a map" ({@link Cells}, {@link Subject}) runs on each of them. The long-key map gets
+ * written for "a map" ({@link Cells}, {@link Subject}) runs on each of them. The long-key maps get
  * a number per distinct key, in order of first use. Sorted maps get small nodes, so that even small
  * scenarios split and merge leaves.
  *
@@ -26,7 +27,7 @@ import java.util.function.Supplier;
  */
 public final class AnyMap<V> implements Quiescence.Quiescent {
     /** The map types. */
-    public static final List<String> KINDS = List.of("TxHashMap", "TxSortedMap", "TxLongSortedMap");
+    public static final List<String> KINDS = List.of("TxHashMap", "TxSortedMap", "TxLongSortedMap", "TxLongHashMap");
 
     /** A transactional write: put. */
     private interface TxPut<V> {
@@ -66,14 +67,54 @@ public final class AnyMap<V> implements Quiescence.Quiescent {
                 return new AnyMap<>(m::get, m::put, m::remove, m.single()::get, m.single()::put,
                         m.single()::forEach, m::checkQuiescent);
             }
-            case "TxLongSortedMap":
-                return longKeys(TxLongSortedMap.<V>builder(stm).nodeCapacity(4).build());
+            case "TxLongSortedMap": {
+                TxLongSortedMap<V> m = TxLongSortedMap.<V>builder(stm).nodeCapacity(4).build();
+                return longKeys(m::get, m::put, m::remove, m.single()::get, m.single()::put,
+                        action -> m.single().forEach((k, v) -> {
+                            action.accept(k, v);
+                            return true;
+                        }), m::checkQuiescent);
+            }
+            case "TxLongHashMap": {
+                // Expected size 0: the smallest index, so even small scenarios resize it.
+                TxLongHashMap<V> m = new TxLongHashMap<>(stm, 0);
+                return longKeys(m::get, m::put, m::remove, m.single()::get, m.single()::put,
+                        action -> m.single().forEach(action::accept), m::checkQuiescent);
+            }
             default:
                 throw new IllegalArgumentException("unknown map kind " + kind);
         }
     }
 
-    private static <V> AnyMap<V> longKeys(TxLongSortedMap<V> m) {
+    /** A transactional operation of a long-key map. */
+    private interface LongTxOp<R> {
+        R apply(Txn txn, long key);
+    }
+
+    /** A transactional put of a long-key map. */
+    private interface LongTxPut<V> {
+        V apply(Txn txn, long key, V value);
+    }
+
+    /** A non-transactional put of a long-key map. */
+    private interface LongPut<V> {
+        V apply(long key, V value);
+    }
+
+    /** A long-key map's forEach, adapted to a visitor of (long, value). */
+    private interface LongForEach<V> {
+        void accept(LongVisitor<V> action);
+    }
+
+    /** Visits one entry of a long-key map. */
+    private interface LongVisitor<V> {
+        void accept(long key, V value);
+    }
+
+    /** Adapts a long-key map: each distinct string key gets a number, in order of first use. */
+    private static <V> AnyMap<V> longKeys(LongTxOp<V> get, LongTxPut<V> put, LongTxOp<V> remove,
+                                          java.util.function.LongFunction<V> singleGet, LongPut<V> singlePut,
+                                          LongForEach<V> forEach, Supplier<String> quiescence) {
         Map<String, Long> numbers = new ConcurrentHashMap<>();
         Map<Long, String> names = new ConcurrentHashMap<>();
         Function<String, Long> n = key -> numbers.computeIfAbsent(key, k -> {
@@ -83,13 +124,10 @@ public final class AnyMap<V> implements Quiescence.Quiescent {
                 return next;
             }
         });
-        return new AnyMap<>((t, k) -> m.get(t, n.apply(k)), (t, k, v) -> m.put(t, n.apply(k), v),
-                (t, k) -> m.remove(t, n.apply(k)), k -> m.single().get(n.apply(k)),
-                (k, v) -> m.single().put(n.apply(k), v),
-                action -> m.single().forEach((k, v) -> {
-                    action.accept(names.get(k), v);
-                    return true;
-                }), m::checkQuiescent);
+        return new AnyMap<>((t, k) -> get.apply(t, n.apply(k)), (t, k, v) -> put.apply(t, n.apply(k), v),
+                (t, k) -> remove.apply(t, n.apply(k)), k -> singleGet.apply(n.apply(k)),
+                (k, v) -> singlePut.apply(n.apply(k), v),
+                action -> forEach.accept((k, v) -> action.accept(names.get(k), v)), quiescence);
     }
 
     public V get(Txn txn, String key) {

@@ -1,5 +1,7 @@
 package io.jato.protocols.suite;
 
+import io.jato.collections.TxLongHashMap;
+import io.jato.collections.TxRef;
 import io.jato.protocols.suite.broken.NoValidationProtocol;
 import io.jato.protocols.suite.history.HistoryWorkload;
 import io.jato.protocols.suite.history.RangeHistoryWorkload;
@@ -91,6 +93,40 @@ class BrokenProtocolDetectionTest {
         assertDetectedOnce("absent read vs insert", () -> PhantomTest.absentReadVersusInsert(broken(), false));
         assertDetectedOnce("absent read vs insert, map marker", () -> PhantomTest.absentReadVersusInsert(broken(), true));
         assertDetectedOnce("present read vs delete", () -> PhantomTest.presentReadVersusDelete(broken()));
+    }
+
+    @Test
+    void thePhantomScenariosCatchTheBrokenProtocolOnTheLongKeyHashMap() {
+        assertDetectedOnce("TxLongHashMap absent read vs insert", () -> longHashMapPhantom(broken(), true));
+        assertDetectedOnce("TxLongHashMap present read vs delete", () -> longHashMapPhantom(broken(), false));
+    }
+
+    /**
+     * {@link PhantomTest}'s marker races on a {@link TxLongHashMap}: T1 sets a marker if key k is
+     * absent (or, with {@code absent} false, present); T2 inserts (deletes) k unless the marker is
+     * set. Exactly one of them acts in every serial order. The map starts at its smallest size, so
+     * its stripes and index are the ones the TPC-C-sized maps use least.
+     */
+    static Outcome longHashMapPhantom(Stm stm, boolean absent) {
+        TxLongHashMap<String> map = new TxLongHashMap<>(stm, 0);
+        long k = 7L << 48 | 3L << 40 | 12345;
+        if (!absent) {
+            map.single().put(k, "initial");
+        }
+        TxRef<String> marker = new TxRef<>(stm, null);
+        boolean followed = PhantomTest.markerRace(stm, txn -> map.containsKey(txn, k) != absent,
+                txn -> marker.set(txn, "T1"), txn -> marker.get(txn) != null, txn -> {
+                    if (absent) {
+                        map.put(txn, k, "T2");
+                    } else {
+                        map.remove(txn, k);
+                    }
+                });
+        boolean t2Acted = (map.single().get(k) != null) == absent;
+        String anomaly = PhantomTest.markerAnomaly(marker.single().get() != null, t2Acted,
+                "T1 saw k " + (absent ? "absent" : "present") + " and T2 saw no marker, so both acted");
+        return new Outcome("TxLongHashMap " + (absent ? "absent read vs insert" : "present read vs delete")
+                + " under " + stm.protocol(), anomaly, followed, Quiescence.problems(marker, (Quiescence.Quiescent) map::checkQuiescent));
     }
 
     @Test

@@ -18,8 +18,8 @@ import org.junit.jupiter.params.provider.Arguments;
  * <ul>
  *   <li>{@code TxLong} — {@code get} / {@code set};</li>
  *   <li>{@code TxRef} — a {@code TxRef<Long>};</li>
- *   <li>{@code TxHashMap}, {@code TxSortedMap}, {@code TxLongSortedMap} — one key of a map shared
- *       by the scenario's cells ({@link AnyMap});</li>
+ *   <li>{@code TxHashMap}, {@code TxSortedMap}, {@code TxLongSortedMap}, {@code TxLongHashMap} — one
+ *       key of a map shared by the scenario's cells ({@link AnyMap});</li>
  *   <li>{@code TxCounter} — {@code get}, and {@code set(v)} as {@code add(v - get())}: the read
  *       makes the commit-time add depend on the value, so the cell behaves like the others.</li>
  * </ul>
@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.Arguments;
 public abstract class Cells implements Quiescence.Quiescent {
     /** The data types a cell can be built on. */
     public static final List<String> KINDS = List.of("TxLong", "TxRef", "TxHashMap", "TxSortedMap", "TxLongSortedMap",
-            "TxCounter");
+            "TxLongHashMap", "TxCounter");
 
     private Cells() {
     }
@@ -61,6 +61,7 @@ public abstract class Cells implements Quiescence.Quiescent {
                 case "TxHashMap":
                 case "TxSortedMap":
                 case "TxLongSortedMap":
+                case "TxLongHashMap":
                     cells[i] = new MapCell(map, "cell-" + i, initial[i]);
                     break;
                 case "TxCounter":

@@ -3,14 +3,18 @@ package io.jato.protocols.suite;
 import io.jato.collections.LongUpdater;
 import io.jato.collections.TxCounter;
 import io.jato.collections.TxHashMap;
+import io.jato.collections.TxLongHashMap;
 import io.jato.collections.ValueUpdater;
 import io.jato.stm.Stm;
+import io.jato.stm.Txn;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -20,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Commit-time updates of counters ({@link TxCounter#update}) and map values
- * ({@link TxHashMap#update}, {@link TxHashMap#merge}) under every protocol: they apply at commit
+ * ({@link TxHashMap#update}, {@link TxHashMap#merge} and the same on {@link TxLongHashMap}) under
+ * every protocol: they apply at commit
  * in program order, a later read sees them, two transactions that only update never invalidate
  * each other, and an update scheduled for a key that is deleted meanwhile retries.
  */
@@ -29,6 +34,128 @@ class CommitTimeUpdateContractTest {
     private static final String PROTOCOLS = "io.jato.protocols.suite.Protocols#all";
 
     private static final LongUpdater TIMES_TEN = v -> v * 10;
+    private static final String PROTOCOLS_AND_MAPS = "protocolsAndMaps";
+    private static final String[] KEYS = {"k0", "k1", "k2", "k3"};
+    private static final List<String> MAP_KINDS = List.of("TxHashMap", "TxLongHashMap");
+
+    /** @return every (protocol, hash map kind) pair */
+    static Stream<Arguments> protocolsAndMaps() {
+        return Protocols.all().flatMap(p -> MAP_KINDS.stream().map(k -> Arguments.of(p, k)));
+    }
+
+    /** The hash maps' update API behind {@code String} keys (a long-key map gets a fixed long per key). */
+    private interface UpdatableMap<V> extends Quiescence.Quiescent {
+        boolean update(Txn txn, String key, ValueUpdater<V> updater);
+
+        void merge(Txn txn, String key, V value, ValueUpdater<V> updater);
+
+        V get(Txn txn, String key);
+
+        V put(Txn txn, String key, V value);
+
+        V remove(Txn txn, String key);
+
+        V singleGet(String key);
+
+        V singlePut(String key, V value);
+    }
+
+    private static <V> UpdatableMap<V> map(String kind, Stm stm) {
+        if (kind.equals("TxHashMap")) {
+            TxHashMap<String, V> m = new TxHashMap<>(stm);
+            return new UpdatableMap<V>() {
+                @Override
+                public boolean update(Txn txn, String key, ValueUpdater<V> updater) {
+                    return m.update(txn, key, updater);
+                }
+
+                @Override
+                public void merge(Txn txn, String key, V value, ValueUpdater<V> updater) {
+                    m.merge(txn, key, value, updater);
+                }
+
+                @Override
+                public V get(Txn txn, String key) {
+                    return m.get(txn, key);
+                }
+
+                @Override
+                public V put(Txn txn, String key, V value) {
+                    return m.put(txn, key, value);
+                }
+
+                @Override
+                public V remove(Txn txn, String key) {
+                    return m.remove(txn, key);
+                }
+
+                @Override
+                public V singleGet(String key) {
+                    return m.single().get(key);
+                }
+
+                @Override
+                public V singlePut(String key, V value) {
+                    return m.single().put(key, value);
+                }
+
+                @Override
+                public String checkQuiescent() {
+                    return m.checkQuiescent();
+                }
+            };
+        }
+        if (!kind.equals("TxLongHashMap")) {
+            throw new IllegalArgumentException("unknown map kind " + kind);
+        }
+        TxLongHashMap<V> m = new TxLongHashMap<>(stm, 0);
+        return new UpdatableMap<V>() {
+            @Override
+            public boolean update(Txn txn, String key, ValueUpdater<V> updater) {
+                return m.update(txn, longKey(key), updater);
+            }
+
+            @Override
+            public void merge(Txn txn, String key, V value, ValueUpdater<V> updater) {
+                m.merge(txn, longKey(key), value, updater);
+            }
+
+            @Override
+            public V get(Txn txn, String key) {
+                return m.get(txn, longKey(key));
+            }
+
+            @Override
+            public V put(Txn txn, String key, V value) {
+                return m.put(txn, longKey(key), value);
+            }
+
+            @Override
+            public V remove(Txn txn, String key) {
+                return m.remove(txn, longKey(key));
+            }
+
+            @Override
+            public V singleGet(String key) {
+                return m.single().get(longKey(key));
+            }
+
+            @Override
+            public V singlePut(String key, V value) {
+                return m.single().put(longKey(key), value);
+            }
+
+            @Override
+            public String checkQuiescent() {
+                return m.checkQuiescent();
+            }
+        };
+    }
+
+    /** Distinct for the scenarios' short keys; high bits set, like packed composite keys. */
+    private static long longKey(String key) {
+        return (long) key.hashCode() << 32 | key.length();
+    }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource(PROTOCOLS)
@@ -85,12 +212,12 @@ class CommitTimeUpdateContractTest {
         Quiescence.assertQuiescent(c);
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource(PROTOCOLS)
-    void mapUpdateAndMergeApplyAtCommit(String protocol) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource(PROTOCOLS_AND_MAPS)
+    void mapUpdateAndMergeApplyAtCommit(String protocol, String kind) {
         Stm stm = Protocols.store(protocol);
-        TxHashMap<String, String> m = new TxHashMap<>(stm);
-        m.single().put("a", "x");
+        UpdatableMap<String> m = map(kind, stm);
+        m.singlePut("a", "x");
         ValueUpdater<String> appendY = s -> s + "y";
         stm.run(t -> {
             assertTrue(m.update(t, "a", appendY));
@@ -98,9 +225,9 @@ class CommitTimeUpdateContractTest {
             m.merge(t, "b", "new", appendY);
             m.merge(t, "a", "unused", appendY);
         });
-        assertEquals("xyy", m.single().get("a"));
-        assertEquals("new", m.single().get("b"));
-        assertNull(m.single().get("missing"));
+        assertEquals("xyy", m.singleGet("a"));
+        assertEquals("new", m.singleGet("b"));
+        assertNull(m.singleGet("missing"));
         String read = stm.atomic(t -> {
             m.update(t, "a", appendY);
             String v = m.get(t, "a");        // applied on read
@@ -114,17 +241,17 @@ class CommitTimeUpdateContractTest {
             m.remove(t, "b");
             assertFalse(m.update(t, "b", appendY), "deleted by this transaction");
         });
-        assertEquals("py", m.single().get("c"));
-        assertNull(m.single().get("b"));
+        assertEquals("py", m.singleGet("c"));
+        assertNull(m.singleGet("b"));
         Quiescence.assertQuiescent(m);
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource(PROTOCOLS)
-    void updateOfAKeyDeletedConcurrentlyRetriesAndSeesAbsence(String protocol) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource(PROTOCOLS_AND_MAPS)
+    void updateOfAKeyDeletedConcurrentlyRetriesAndSeesAbsence(String protocol, String kind) {
         Stm stm = Protocols.store(protocol);
-        TxHashMap<String, Integer> m = new TxHashMap<>(stm);
-        m.single().put("k", 1);
+        UpdatableMap<Integer> m = map(kind, stm);
+        m.singlePut("k", 1);
         AtomicInteger attempts = new AtomicInteger();
         List<Boolean> results = new java.util.concurrent.CopyOnWriteArrayList<>();
         Interleaving il = new Interleaving();
@@ -141,20 +268,20 @@ class CommitTimeUpdateContractTest {
             il.signal("T2 committed");
         });
         il.run();
-        assertNull(m.single().get("k"), "the update must not resurrect a deleted key");
+        assertNull(m.singleGet("k"), "the update must not resurrect a deleted key");
         if (il.followedSchedule()) {
             assertEquals(List.of(true, false), results);
         }
         Quiescence.assertQuiescent(m);
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource(PROTOCOLS)
-    void concurrentMapUpdatersLoseNothing(String protocol) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource(PROTOCOLS_AND_MAPS)
+    void concurrentMapUpdatersLoseNothing(String protocol, String kind) throws Exception {
         Stm stm = Protocols.store(protocol);
-        TxHashMap<Integer, Long> m = new TxHashMap<>(stm);
+        UpdatableMap<Long> m = map(kind, stm);
         for (int k = 0; k < 4; k++) {
-            m.single().put(k, 0L);
+            m.singlePut(KEYS[k], 0L);
         }
         int threads = 2;
         int perThread = 2_000 * Protocols.scale();
@@ -165,8 +292,8 @@ class CommitTimeUpdateContractTest {
                 for (int n = 0; n < perThread; n++) {
                     int k = (n + seed) & 3;
                     stm.run(t -> {
-                        m.update(t, k, v -> v + 1);
-                        m.merge(t, (k + 1) & 3, 0L, v -> v + 1);
+                        m.update(t, KEYS[k], v -> v + 1);
+                        m.merge(t, KEYS[(k + 1) & 3], 0L, v -> v + 1);
                     });
                 }
             });
@@ -177,27 +304,27 @@ class CommitTimeUpdateContractTest {
         }
         long sum = 0;
         for (int k = 0; k < 4; k++) {
-            sum += m.single().get(k);
+            sum += m.singleGet(KEYS[k]);
         }
         assertEquals(2L * threads * perThread, sum);
         Quiescence.assertQuiescent(m);
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource(PROTOCOLS)
-    void anUpdaterThatFailsAtCommitLeavesNothingWritten(String protocol) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource(PROTOCOLS_AND_MAPS)
+    void anUpdaterThatFailsAtCommitLeavesNothingWritten(String protocol, String kind) {
         Stm stm = Protocols.store(protocol);
-        TxHashMap<String, String> m = new TxHashMap<>(stm);
+        UpdatableMap<String> m = map(kind, stm);
         TxCounter c = new TxCounter(stm, 5);
-        m.single().put("a", "x");
+        m.singlePut("a", "x");
         assertThrows(NullPointerException.class, () -> stm.run(t -> {
             c.add(t, 1);
             m.put(t, "b", "y");
             m.update(t, "a", s -> null);
         }));
         assertEquals(5, c.single().get());
-        assertNull(m.single().get("b"));
-        assertEquals("x", m.single().get("a"));
+        assertNull(m.singleGet("b"));
+        assertEquals("x", m.singleGet("a"));
         Quiescence.assertQuiescent(m, c);
     }
 }

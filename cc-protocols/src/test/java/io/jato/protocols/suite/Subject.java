@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.Arguments;
 public abstract class Subject implements Quiescence.Quiescent {
     /** The data types under test. */
     public static final List<String> TYPES = List.of("TxRef", "TxLong", "TxCounter", "TxHashMap", "TxSortedMap",
-            "TxLongSortedMap");
+            "TxLongSortedMap", "TxLongHashMap");
 
     private final String type;
 
@@ -44,6 +44,7 @@ public abstract class Subject implements Quiescence.Quiescent {
             case "TxHashMap":
             case "TxSortedMap":
             case "TxLongSortedMap":
+            case "TxLongHashMap":
                 return new MapSubject(type, stm);
             default:
                 throw new IllegalArgumentException("unknown type " + type);

@@ -46,8 +46,8 @@ import java.util.SplittableRandom;
  * district's range, which (unlike ceilingKey from the district's first key) never reads into the
  * next district when this one is empty.
  *
- * Not allocation-free: boxed keys of the hash indexes (except warehouse and district keys, boxed
- * once here), the new records of new-order and payment, the CU updaters and payment's strings.
+ * Not allocation-free: the new records of new-order and payment, the CU updaters and payment's
+ * strings.
  * The images the new records are created from are this worker's, reused: create copies them.
  */
 
@@ -70,9 +70,6 @@ final class TpccTransactions {
     private final TpccRandom random;
     private final TpccRandom.Constants run;
     private final TpccMix mix;
-    /** WAREHOUSE and DISTRICT keys boxed once: index w and w * 16 + d. */
-    private final Long[] warehouseKeys;
-    private final Long[] districtKeys;
     /** Next HISTORY sequence number of this worker; advanced only when a payment commits. */
     private long historySequence;
     private final TpccOrderIds orderIds;
@@ -192,14 +189,6 @@ final class TpccTransactions {
         this.run = db.runConstants();
         this.orderIds = db.orderIds;
         this.fastOrderIds = orderIds.fast();
-        this.warehouseKeys = new Long[warehouses + 1];
-        this.districtKeys = new Long[(warehouses + 1) << TpccKeys.DISTRICT_BITS];
-        for (int w = 1; w <= warehouses; w++) {
-            warehouseKeys[w] = TpccKeys.warehouse(w);
-            for (int d = 1; d <= TpccDatabase.DISTRICTS_PER_WAREHOUSE; d++) {
-                districtKeys[w << TpccKeys.DISTRICT_BITS | d] = TpccKeys.district(w, d);
-            }
-        }
     }
 
     /** @return the next transaction type of the standard mix */
@@ -276,8 +265,8 @@ final class TpccTransactions {
     private void newOrder(Txn txn) {
         int w = homeWarehouse;
         int d = noDistrict;
-        Warehouse warehouse = db.warehouse.get(txn, warehouseKeys[w]);
-        District district = db.district.get(txn, districtKeys[w << TpccKeys.DISTRICT_BITS | d]);
+        Warehouse warehouse = db.warehouse.get(txn, TpccKeys.warehouse(w));
+        District district = db.district.get(txn, TpccKeys.district(w, d));
         int o;
         if (fastOrderIds) {
             o = (int) noTakenOrderId;
@@ -390,7 +379,7 @@ final class TpccTransactions {
         int cw = payCustomerWarehouse;
         int cd = payCustomerDistrict;
         long amount = payAmount;
-        Warehouse warehouse = db.warehouse.get(txn, warehouseKeys[w]);
+        Warehouse warehouse = db.warehouse.get(txn, TpccKeys.warehouse(w));
         String warehouseName = warehouse.name(txn);
         sink += warehouse.street1(txn).length() + warehouse.city(txn).length() + warehouse.zip(txn).length();
         if (cu) {
@@ -398,7 +387,7 @@ final class TpccTransactions {
         } else {
             warehouse.setYtd(txn, warehouse.ytd(txn) + amount);
         }
-        District district = db.district.get(txn, districtKeys[w << TpccKeys.DISTRICT_BITS | d]);
+        District district = db.district.get(txn, TpccKeys.district(w, d));
         String districtName = district.name(txn);
         sink += district.street1(txn).length() + district.city(txn).length() + district.zip(txn).length();
         if (cu) {
@@ -563,7 +552,7 @@ final class TpccTransactions {
         if (fastOrderIds) {
             next = orderIds.next(w, d);
         } else {
-            District district = db.district.get(txn, districtKeys[w << TpccKeys.DISTRICT_BITS | d]);
+            District district = db.district.get(txn, TpccKeys.district(w, d));
             next = district.nextOrderId(txn);
         }
         long first = Math.max(1, next - STOCK_LEVEL_ORDERS);
