@@ -9,9 +9,14 @@ public final class Tunables {
     private Tunables() {
     }
 
-    /** Write-lock attempts per item at commit before suspecting deadlock (default for the builder). */
+    /**
+     * Write-lock attempts per item at commit before suspecting deadlock (default for the builder).
+     * OCC spins for the first 1024 and yields for the rest: on 2 cores a holder descheduled in the
+     * middle of its commit was the main cause of LOCK_BUSY aborts in TPC-C at 256 (0.6% of
+     * payments; 0.03% at 2048, docs/benchmarks/2026-11-tpcc-profiled.md).
+     */
     public static final String LOCK_SPINS_PROPERTY = "jato.lockSpins";
-    public static final int DEFAULT_LOCK_SPINS = 256;
+    public static final int DEFAULT_LOCK_SPINS = 2048;
     public static final int LOCK_SPINS = intProperty(LOCK_SPINS_PROPERTY, DEFAULT_LOCK_SPINS, 1);
 
     /** Polls of a locked item by an execution-time read before the attempt aborts. */

@@ -152,7 +152,9 @@ public final class OccControl extends ConcurrencyControl {
             } else if (++spins > lockSpins) {
                 return AbortCause.LOCK_BUSY;
             }
-            Thread.onSpinWait();
+            // Spin first, then yield: on few cores the holder may be descheduled mid-commit, and
+            // aborting then (or spinning out its time slice) costs more than letting it finish.
+            LockBitWords.pause(spins);
         }
     }
 
