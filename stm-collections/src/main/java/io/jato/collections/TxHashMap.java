@@ -1,13 +1,11 @@
 package io.jato.collections;
 
-import io.jato.stm.AbortCause;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Entry;
 import io.jato.stm.spi.RefItem;
 import io.jato.stm.spi.TxItem;
-import io.jato.stm.spi.TxParticipant;
 import io.jato.stm.spi.TxnContext;
 
 import java.util.Objects;
@@ -30,6 +28,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * reader that reaches the unlinked node retries its lookup.
  *
  * Removing a key does not bump its stripe: nobody who observed the stripe saw that key present.
+ *
+ * TxLongHashMap runs the same protocol over primitive long keys. What does not depend on the key
+ * lives in their common base, HashMapCore: the stripes, the sentinels, buffering writes, inserts
+ * and commit-time updates, and the commit participant (which calls back here to publish a node
+ * into the index and to unlink it). This class keeps what does depend on it: the index, the key's
+ * stripe, and the lookup path (locate, ownInsert), so that path compares keys with no dispatch on
+ * their representation.
  */
 
 /**
@@ -46,21 +51,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * @param <K> key type
  * @param <V> value type
  */
-public final class TxHashMap<K, V> {
-    /** Pending value of a buffered delete. */
-    private static final Object ABSENT = new Object();
-    /** Committed value of a node whose delete committed; the node is unlinked and retired. */
-    private static final Object REMOVED = new Object();
-
-    private final Stm stm;
+public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
     private final ConcurrentHashMap<K, Node<K>> nodes;
-    private final TxItem[] stripes;
-    /** Spreads maps over the 64 insert-mark bits; a shared bit only costs an extra lookup. */
-    private static final java.util.concurrent.atomic.AtomicInteger MAP_IDS = new java.util.concurrent.atomic.AtomicInteger();
-
-    private final Participant participant = new Participant();
-    /** This map's bit for {@link TxnContext#markInserts}: lookups skip own-insert checks when it is clear. */
-    private final long insertMark = 1L << (MAP_IDS.getAndIncrement() & 63);
     private final Single<K, V> single = new Single<>(this);
 
     /** Creates a map in {@code stm} sized for about a thousand keys. */
@@ -74,31 +66,21 @@ public final class TxHashMap<K, V> {
      * @param expectedSize the number of keys expected; sizes the index and the absence stripes
      */
     public TxHashMap(Stm stm, int expectedSize) {
-        this.stm = Objects.requireNonNull(stm, "stm");
-        if (expectedSize < 0) {
-            throw new IllegalArgumentException("expectedSize must be >= 0, got " + expectedSize);
-        }
+        super(stm, expectedSize);
         this.nodes = new ConcurrentHashMap<>(Math.max(16, expectedSize));
-        int n = Integer.highestOneBit(Math.max(64, Math.min(1 << 16, expectedSize / 4)) - 1) << 1;
-        this.stripes = new TxItem[n];
-        for (int i = 0; i < n; i++) {
-            stripes[i] = new TxItem();
-        }
     }
 
     /** @return the value for {@code key} as of this transaction, or null if absent */
     @SuppressWarnings("unchecked")
     public V get(Txn txn, K key) {
         Objects.requireNonNull(key, "key");
-        Entry e = locate(TxnContext.of(txn, stm), key);
-        return e == null ? null : (V) valueOf(e);
+        return (V) valueAt(locate(TxnContext.of(txn, stm), key));
     }
 
     /** @return whether {@code key} is present as of this transaction */
     public boolean containsKey(Txn txn, K key) {
         Objects.requireNonNull(key, "key");
-        Entry e = locate(TxnContext.of(txn, stm), key);
-        return e != null && valueOf(e) != null;
+        return valueAt(locate(TxnContext.of(txn, stm), key)) != null;
     }
 
     /** Maps {@code key} to {@code value}; returns the previous value or null. */
@@ -116,15 +98,7 @@ public final class TxHashMap<K, V> {
     public V remove(Txn txn, K key) {
         Objects.requireNonNull(key, "key");
         TxnContext ctx = TxnContext.of(txn, stm);
-        Entry e = locate(ctx, key);
-        if (e == null) {
-            return null;
-        }
-        Object old = valueOf(e);
-        if (old != null) {
-            write(ctx, e, key, ABSENT);
-        }
-        return (V) old;
+        return (V) removeAt(ctx, locate(ctx, key), key);
     }
 
     /**
@@ -141,12 +115,7 @@ public final class TxHashMap<K, V> {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(updater, "updater");
         TxnContext ctx = TxnContext.of(txn, stm);
-        Entry e = locateForUpdate(ctx, key);
-        if (e == null || deletedHere(e)) {
-            return false;
-        }
-        schedule(ctx, e, key, updater);
-        return true;
+        return updateAt(ctx, locateForUpdate(ctx, key), key, updater);
     }
 
     /**
@@ -158,15 +127,8 @@ public final class TxHashMap<K, V> {
         Objects.requireNonNull(value, "value");
         Objects.requireNonNull(updater, "updater");
         TxnContext ctx = TxnContext.of(txn, stm);
-        Entry e = locateForUpdate(ctx, key);
-        if (e == null) {
+        if (!mergeAt(ctx, locateForUpdate(ctx, key), key, value, updater)) {
             insert(ctx, key, value);
-        } else if (deletedHere(e)) {
-            // Deleted earlier in this transaction: the node's entry already writes, so reuse it.
-            // An insert would need the stripe's absence, which this transaction never observed.
-            e.setPendingRef(value);
-        } else {
-            schedule(ctx, e, key, updater);
         }
     }
 
@@ -186,20 +148,12 @@ public final class TxHashMap<K, V> {
      */
     public String checkQuiescent() {
         ConcurrencyControl cc = stm.concurrencyControl();
-        for (int i = 0; i < stripes.length; i++) {
-            String p = cc.checkQuiescent(stripes[i]);
-            if (p != null) {
-                return "stripe " + i + ": " + p;
-            }
+        String problem = checkStripes(cc);
+        if (problem != null) {
+            return problem;
         }
         for (Node<K> n : nodes.values()) {
-            String p = cc.checkQuiescent(n);
-            if (p == null && cc.isRetired(n)) {
-                p = "retired node still linked";
-            }
-            if (p == null && (n.valueAcquire() == REMOVED || n.valueAcquire() == null)) {
-                p = "linked node without a value";
-            }
+            String p = checkLinked(cc, n);
             if (p != null) {
                 return "key " + n.key + ": " + p;
             }
@@ -219,55 +173,24 @@ public final class TxHashMap<K, V> {
             insert(ctx, key, value);
             return null;
         }
-        Object current = valueOf(e);
-        if (current == null || !onlyIfAbsent) {
-            write(ctx, e, key, value);
-        }
-        return (V) current;
+        return (V) storeAt(ctx, e, key, value, onlyIfAbsent);
     }
 
     /**
      * Like {@link #locate} but does not read a node this transaction has not touched yet: returns
      * its fresh entry (neither READ nor WRITE). Returns null if the key is absent as of this
      * transaction (absence observed); the writing entry if this transaction deleted it (see
-     * {@link #deletedHere}).
+     * {@link HashMapCore#deletedHere}).
      */
     private Entry locateForUpdate(TxnContext ctx, K key) {
         Entry e = ctx.hasInserts(insertMark) ? ownInsert(ctx, key) : null;
         if (e == null) {
-            Node<K> n = nodes.get(key);
-            if (n != null) {
-                e = ctx.entry(n);
-                if ((e.flags() & (Entry.READ | Entry.WRITE)) == 0) {
-                    // A stale (retired) node fails to lock at commit, and the attempt retries.
-                    return e;
-                }
+            e = untouchedEntry(ctx, nodes.get(key));
+            if (e == null) {
+                e = locate(ctx, key);
             }
-            e = locate(ctx, key);
         }
         return e;
-    }
-
-    /** @return true if {@code e} (from {@link #locate}) is this transaction's delete of its key */
-    private static boolean deletedHere(Entry e) {
-        return e.has(Entry.WRITE) && e.pendingRef() == ABSENT;
-    }
-
-    @SuppressWarnings("unchecked")
-    private void schedule(TxnContext ctx, Entry e, K key, ValueUpdater<V> updater) {
-        if ((e.flags() & (Entry.READ | Entry.WRITE)) != 0) {
-            // The value is known (read, written or inserted by this transaction): apply now.
-            Object v = updater.apply((V) valueOf(e));
-            if (v == null) {
-                throw new NullPointerException("updater " + updater.getClass().getName() + " returned null for key " + key);
-            }
-            write(ctx, e, key, v);
-            return;
-        }
-        UpdateList ops = ctx.borrow(UpdateList.KIND);
-        ops.add(updater);
-        ctx.writeCustom(e, participant, key, ops);
-        ctx.requestCheck(e, participant);
     }
 
     private TxItem stripeFor(Object key) {
@@ -298,18 +221,11 @@ public final class TxHashMap<K, V> {
                     return null;
                 }
             }
-            Entry e = ctx.entry(n);
-            int f = e.flags();
-            if ((f & (Entry.READ | Entry.WRITE)) == 0) {
-                ctx.readRef(n, e);
-            } else if ((f & Entry.WRITE) != 0 && e.pendingRef() instanceof UpdateList) {
-                materialize(ctx, n, e);
+            Entry e = readNode(ctx, n);
+            if (e != null) {
+                return e;
             }
-            if (!e.has(Entry.WRITE) && e.readRef() == REMOVED) {
-                // Unlinked by a delete that committed after our index lookup: look again.
-                continue;
-            }
-            return e;
+            // Unlinked by a delete that committed after our index lookup: look again.
         }
     }
 
@@ -325,17 +241,6 @@ public final class TxHashMap<K, V> {
         return null;
     }
 
-    /** Reads a node with pending updaters (taking the dependency) and applies them now. */
-    private void materialize(TxnContext ctx, Node<K> n, Entry e) {
-        UpdateList ops = (UpdateList) e.pendingRef();
-        Object committed = (e.flags() & Entry.READ) != 0 ? e.readRef() : ctx.readRef(n, e);
-        if (committed == REMOVED) {
-            // Deleted since we found the node: this attempt cannot commit.
-            throw ctx.rollback(AbortCause.DELETED);
-        }
-        e.setPendingRef(ops.applyTo(committed, n.key));
-    }
-
     @SuppressWarnings("unchecked")
     private Node<K> pendingInsert(Entry stripeEntry, Object key) {
         for (Node<K> p = (Node<K>) stripeEntry.pendingRef(); p != null; p = p.pendingNext) {
@@ -346,33 +251,40 @@ public final class TxHashMap<K, V> {
         return null;
     }
 
-    private static Object valueOf(Entry e) {
-        Object v = e.has(Entry.WRITE) ? e.pendingRef() : e.readRef();
-        return v == ABSENT ? null : v;
-    }
-
-    private void write(TxnContext ctx, Entry e, K key, Object value) {
-        if (e.has(Entry.WRITE)) {
-            e.setPendingRef(value);
-        } else {
-            ctx.writeCustom(e, participant, key, value);
-        }
-    }
-
+    @SuppressWarnings("unchecked")
     private void insert(TxnContext ctx, K key, Object value) {
         Entry se = ctx.find(stripeFor(key));
         // locate() observed the stripe, so its entry exists.
         Node<K> fresh = new Node<>(key);
-        Entry ne = ctx.appendInsert(fresh);
-        ctx.markInserts(insertMark);
-        ctx.writeCustom(ne, participant, key, value);
-        @SuppressWarnings("unchecked")
-        Node<K> head = (Node<K>) se.pendingRef();
-        fresh.pendingNext = head;
-        se.setPendingRef(fresh);
-        if (!se.has(Entry.WRITE)) {
-            ctx.writeVersion(se);
-        }
+        fresh.pendingNext = (Node<K>) se.pendingRef();
+        bufferInsert(ctx, se, fresh, key, value);
+    }
+
+    // ------------------------------------------------------------------ HashMapCore hooks
+
+    @Override
+    boolean link(Node<K> node) {
+        return nodes.putIfAbsent(node.key, node) == null;
+    }
+
+    @Override
+    void unlink(Node<K> node) {
+        nodes.remove(node.key, node);
+    }
+
+    @Override
+    boolean keyLinked(Node<K> node) {
+        return nodes.get(node.key) != null;
+    }
+
+    @Override
+    void clearPendingNext(Node<K> node) {
+        node.pendingNext = null;
+    }
+
+    @Override
+    Object keyOf(Node<K> node) {
+        return node.key;
     }
 
     /** A key's versioned slot; linked in the index while the key is present. */
@@ -384,49 +296,6 @@ public final class TxHashMap<K, V> {
         Node(K key) {
             super(null);
             this.key = key;
-        }
-    }
-
-    /** Installs node writes at commit, with every write item of the transaction locked. */
-    private final class Participant implements TxParticipant {
-        @Override
-        public boolean check(TxnContext txn, Entry e) {
-            // Pending updaters run here, before any install, under the node's lock.
-            Object v = e.pendingRef();
-            if (v instanceof UpdateList) {
-                Node<?> n = (Node<?>) e.item();
-                e.setPendingRef(((UpdateList) v).applyTo(txn.cc().lockedRef(n), n.key));
-            }
-            return true;
-        }
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public void install(TxnContext txn, Entry e, long commitTimestamp) {
-            Node<K> n = (Node<K>) e.item();
-            Object v = e.pendingRef();
-            ConcurrencyControl cc = txn.cc();
-            if (e.has(Entry.INSERT)) {
-                n.pendingNext = null;
-                if (v == ABSENT) {
-                    // Inserted and deleted by the same transaction: never published.
-                    cc.installRef(n, REMOVED);
-                    return;
-                }
-                cc.installRef(n, v);
-                // The stripe is locked and its absence validated, so the key cannot be present.
-                Node<K> prior = nodes.putIfAbsent(n.key, n);
-                if (prior != null) {
-                    throw new IllegalStateException("hash map invariant broken: key " + n.key
-                            + " present at insert although its absence stripe validated");
-                }
-            } else if (v == ABSENT) {
-                cc.installRef(n, REMOVED);
-                cc.retire(txn, e, commitTimestamp);
-                nodes.remove(n.key, n);
-            } else {
-                cc.installRef(n, v);
-            }
         }
     }
 
@@ -478,29 +347,11 @@ public final class TxHashMap<K, V> {
             for (;;) {
                 Node<K> n = map.nodes.get(key);
                 if (n != null) {
-                    long w = cc.lockNonTx(n);
-                    if (w == ConcurrencyControl.RETIRED_ITEM) {
-                        continue;
+                    Object old = replaceNonTx(cc, n, value);
+                    if (old != RETRY) {
+                        return (V) old;
                     }
-                    Object old = cc.lockedRef(n);
-                    cc.installRef(n, value);
-                    cc.unlockNonTx(n, w, true, false);
-                    return (V) old;
-                }
-                TxItem stripe = map.stripeFor(key);
-                long sw = cc.lockNonTx(stripe);
-                boolean inserted = false;
-                try {
-                    if (map.nodes.get(key) == null) {
-                        Node<K> fresh = new Node<>(key);
-                        cc.installRef(fresh, value);
-                        map.nodes.put(key, fresh);
-                        inserted = true;
-                    }
-                } finally {
-                    cc.unlockNonTx(stripe, sw, inserted, false);
-                }
-                if (inserted) {
+                } else if (map.insertNonTx(cc, map.stripeFor(key), new Node<>(key), value)) {
                     return null;
                 }
             }
@@ -517,15 +368,10 @@ public final class TxHashMap<K, V> {
                 if (n == null) {
                     return null;
                 }
-                long w = cc.lockNonTx(n);
-                if (w == ConcurrencyControl.RETIRED_ITEM) {
-                    continue;
+                Object old = map.removeNonTx(cc, n);
+                if (old != RETRY) {
+                    return (V) old;
                 }
-                Object old = cc.lockedRef(n);
-                cc.installRef(n, REMOVED);
-                map.nodes.remove(key, n);
-                cc.unlockNonTx(n, w, true, true);
-                return (V) old;
             }
         }
 

@@ -2,23 +2,22 @@ package io.jato.collections;
 
 import io.jato.collections.internal.hash.LongNodeIndex;
 import io.jato.collections.internal.hash.LongNodeIndex.Node;
-import io.jato.stm.AbortCause;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Entry;
 import io.jato.stm.spi.TxItem;
-import io.jato.stm.spi.TxParticipant;
 import io.jato.stm.spi.TxnContext;
 
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /*
  * Design. The protocol is TxHashMap's, with the key a primitive long and the index our own
  * (LongNodeIndex): a lookup is table slot -> node (key and chain link inline) -> value, with no
- * boxing and no wrapper entry. It is a parallel implementation rather than a shared one because
- * sharing TxHashMap's code would make both hot paths dispatch on the key representation.
+ * boxing and no wrapper entry. The two maps share only what does not touch a key, in HashMapCore
+ * (stripes, sentinels, write/insert/update buffering, the commit participant, which calls back
+ * here to link and unlink nodes). The lookup path (locate, ownInsert, the key comparisons) is this
+ * class's own: sharing it with TxHashMap would make both dispatch on the key representation.
  *
  * Each node is a RefItem whose value the store's protocol versions. A present key is read, written
  * and deleted through its node's version. An absent key has no node, so absence is versioned by a
@@ -55,20 +54,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * @param <V> value type
  */
-public final class TxLongHashMap<V> {
-    /** Pending value of a buffered delete. */
-    private static final Object ABSENT = new Object();
-    /** Committed value of a node whose delete committed; the node is unlinked and retired. */
-    private static final Object REMOVED = new Object();
-    /** Spreads maps over the 64 insert-mark bits; a shared bit only costs an extra lookup. */
-    private static final AtomicInteger MAP_IDS = new AtomicInteger();
-
-    private final Stm stm;
+// "exports": the supertype names LongNodeIndex.Node, from a package the module does not export;
+// HashMapCore is package-private, so no client sees that type through this class.
+@SuppressWarnings("exports")
+public final class TxLongHashMap<V> extends HashMapCore<Node> {
     private final LongNodeIndex index;
-    private final TxItem[] stripes;
-    private final Participant participant = new Participant();
-    /** This map's bit for {@link TxnContext#markInserts}: lookups skip own-insert checks when it is clear. */
-    private final long insertMark = 1L << (MAP_IDS.getAndIncrement() & 63);
     private final Single<V> single = new Single<>(this);
 
     /**
@@ -93,29 +83,19 @@ public final class TxLongHashMap<V> {
      * @param expectedSize the number of keys expected; sizes the index and the absence stripes
      */
     public TxLongHashMap(Stm stm, int expectedSize) {
-        this.stm = Objects.requireNonNull(stm, "stm");
-        if (expectedSize < 0) {
-            throw new IllegalArgumentException("expectedSize must be >= 0, got " + expectedSize);
-        }
+        super(stm, expectedSize);
         this.index = new LongNodeIndex(expectedSize);
-        int n = Integer.highestOneBit(Math.max(64, Math.min(1 << 16, expectedSize / 4)) - 1) << 1;
-        this.stripes = new TxItem[n];
-        for (int i = 0; i < n; i++) {
-            stripes[i] = new TxItem();
-        }
     }
 
     /** @return the value for {@code key} as of this transaction, or null if absent */
     @SuppressWarnings("unchecked")
     public V get(Txn txn, long key) {
-        Entry e = locate(TxnContext.of(txn, stm), key);
-        return e == null ? null : (V) valueOf(e);
+        return (V) valueAt(locate(TxnContext.of(txn, stm), key));
     }
 
     /** @return whether {@code key} is present as of this transaction */
     public boolean containsKey(Txn txn, long key) {
-        Entry e = locate(TxnContext.of(txn, stm), key);
-        return e != null && valueOf(e) != null;
+        return valueAt(locate(TxnContext.of(txn, stm), key)) != null;
     }
 
     /** Maps {@code key} to {@code value}; returns the previous value or null. */
@@ -132,15 +112,7 @@ public final class TxLongHashMap<V> {
     @SuppressWarnings("unchecked")
     public V remove(Txn txn, long key) {
         TxnContext ctx = TxnContext.of(txn, stm);
-        Entry e = locate(ctx, key);
-        if (e == null) {
-            return null;
-        }
-        Object old = valueOf(e);
-        if (old != null) {
-            write(ctx, e, ABSENT);
-        }
-        return (V) old;
+        return (V) removeAt(ctx, locate(ctx, key), null);
     }
 
     /**
@@ -156,12 +128,7 @@ public final class TxLongHashMap<V> {
     public boolean update(Txn txn, long key, ValueUpdater<V> updater) {
         Objects.requireNonNull(updater, "updater");
         TxnContext ctx = TxnContext.of(txn, stm);
-        Entry e = locateForUpdate(ctx, key);
-        if (e == null || deletedHere(e)) {
-            return false;
-        }
-        schedule(ctx, e, key, updater);
-        return true;
+        return updateAt(ctx, locateForUpdate(ctx, key), null, updater);
     }
 
     /**
@@ -172,15 +139,8 @@ public final class TxLongHashMap<V> {
         Objects.requireNonNull(value, "value");
         Objects.requireNonNull(updater, "updater");
         TxnContext ctx = TxnContext.of(txn, stm);
-        Entry e = locateForUpdate(ctx, key);
-        if (e == null) {
+        if (!mergeAt(ctx, locateForUpdate(ctx, key), null, value, updater)) {
             insert(ctx, key, value);
-        } else if (deletedHere(e)) {
-            // Deleted earlier in this transaction: the node's entry already writes; reuse it (the
-            // stripe was never observed, so an insert could not validate against it).
-            e.setPendingRef(value);
-        } else {
-            schedule(ctx, e, key, updater);
         }
     }
 
@@ -201,25 +161,16 @@ public final class TxLongHashMap<V> {
      */
     public String checkQuiescent() {
         ConcurrencyControl cc = stm.concurrencyControl();
-        for (int i = 0; i < stripes.length; i++) {
-            String p = cc.checkQuiescent(stripes[i]);
-            if (p != null) {
-                return "stripe " + i + ": " + p;
-            }
+        String[] problem = {checkStripes(cc)};
+        if (problem[0] != null) {
+            return problem[0];
         }
-        String[] problem = new String[1];
         java.util.Set<Long> seen = new java.util.HashSet<>();
         index.forEach(n -> {
             if (problem[0] != null) {
                 return;
             }
-            String p = cc.checkQuiescent(n);
-            if (p == null && cc.isRetired(n)) {
-                p = "retired node still linked";
-            }
-            if (p == null && (n.valueAcquire() == REMOVED || n.valueAcquire() == null)) {
-                p = "linked node without a value";
-            }
+            String p = checkLinked(cc, n);
             if (p == null && !seen.add(n.key)) {
                 p = "linked twice";
             }
@@ -247,54 +198,23 @@ public final class TxLongHashMap<V> {
             insert(ctx, key, value);
             return null;
         }
-        Object current = valueOf(e);
-        if (current == null || !onlyIfAbsent) {
-            write(ctx, e, value);
-        }
-        return (V) current;
+        return (V) storeAt(ctx, e, null, value, onlyIfAbsent);
     }
 
     /**
      * Like {@link #locate} but does not read a node this transaction has not touched yet: returns
      * its fresh entry (neither READ nor WRITE). Returns null if the key was observed absent, and the
-     * (writing) entry if this transaction deleted it: see {@link #deletedHere}.
+     * (writing) entry if this transaction deleted it: see {@link HashMapCore#deletedHere}.
      */
     private Entry locateForUpdate(TxnContext ctx, long key) {
         Entry e = ctx.hasInserts(insertMark) ? ownInsert(ctx, key) : null;
         if (e == null) {
-            Node n = index.get(key);
-            if (n != null) {
-                e = ctx.entry(n);
-                if ((e.flags() & (Entry.READ | Entry.WRITE)) == 0) {
-                    // A stale (retired) node fails to lock at commit, and the attempt retries.
-                    return e;
-                }
+            e = untouchedEntry(ctx, index.get(key));
+            if (e == null) {
+                e = locate(ctx, key);
             }
-            e = locate(ctx, key);
         }
         return e;
-    }
-
-    /** @return true if {@code e} (from {@link #locate}) is this transaction's delete of its key */
-    private static boolean deletedHere(Entry e) {
-        return e.has(Entry.WRITE) && e.pendingRef() == ABSENT;
-    }
-
-    @SuppressWarnings("unchecked")
-    private void schedule(TxnContext ctx, Entry e, long key, ValueUpdater<V> updater) {
-        if ((e.flags() & (Entry.READ | Entry.WRITE)) != 0) {
-            // The value is known (read, written or inserted by this transaction): apply now.
-            Object v = updater.apply((V) valueOf(e));
-            if (v == null) {
-                throw new NullPointerException("updater " + updater.getClass().getName() + " returned null for key " + key);
-            }
-            write(ctx, e, v);
-            return;
-        }
-        UpdateList ops = ctx.borrow(UpdateList.KIND);
-        ops.add(updater);
-        ctx.writeCustom(e, participant, null, ops);
-        ctx.requestCheck(e, participant);
     }
 
     private TxItem stripeFor(long key) {
@@ -324,18 +244,11 @@ public final class TxLongHashMap<V> {
                     return null;
                 }
             }
-            Entry e = ctx.entry(n);
-            int f = e.flags();
-            if ((f & (Entry.READ | Entry.WRITE)) == 0) {
-                ctx.readRef(n, e);
-            } else if ((f & Entry.WRITE) != 0 && e.pendingRef() instanceof UpdateList) {
-                materialize(ctx, n, e);
+            Entry e = readNode(ctx, n);
+            if (e != null) {
+                return e;
             }
-            if (!e.has(Entry.WRITE) && e.readRef() == REMOVED) {
-                // Unlinked by a delete that committed after our index lookup: look again.
-                continue;
-            }
-            return e;
+            // Unlinked by a delete that committed after our index lookup: look again.
         }
     }
 
@@ -352,83 +265,39 @@ public final class TxLongHashMap<V> {
         return null;
     }
 
-    /** Reads a node with pending updaters (taking the dependency) and applies them now. */
-    private void materialize(TxnContext ctx, Node n, Entry e) {
-        UpdateList ops = (UpdateList) e.pendingRef();
-        Object committed = (e.flags() & Entry.READ) != 0 ? e.readRef() : ctx.readRef(n, e);
-        if (committed == REMOVED) {
-            // Deleted since we found the node: this attempt cannot commit.
-            throw ctx.rollback(AbortCause.DELETED);
-        }
-        e.setPendingRef(ops.applyTo(committed, n.key));
-    }
-
-    private static Object valueOf(Entry e) {
-        Object v = e.has(Entry.WRITE) ? e.pendingRef() : e.readRef();
-        return v == ABSENT ? null : v;
-    }
-
-    private void write(TxnContext ctx, Entry e, Object value) {
-        if (e.has(Entry.WRITE)) {
-            e.setPendingRef(value);
-        } else {
-            ctx.writeCustom(e, participant, null, value);
-        }
-    }
-
     private void insert(TxnContext ctx, long key, Object value) {
         Entry se = ctx.find(stripeFor(key));
         // locate() observed the stripe, so its entry exists.
         Node fresh = new Node(key);
-        Entry ne = ctx.appendInsert(fresh);
-        ctx.markInserts(insertMark);
-        ctx.writeCustom(ne, participant, null, value);
         fresh.pendingNext = (Node) se.pendingRef();
-        se.setPendingRef(fresh);
-        if (!se.has(Entry.WRITE)) {
-            ctx.writeVersion(se);
-        }
+        bufferInsert(ctx, se, fresh, null, value);
     }
 
-    /** Installs node writes at commit, with every write item of the transaction locked. */
-    private final class Participant implements TxParticipant {
-        @Override
-        public boolean check(TxnContext txn, Entry e) {
-            // Pending updaters run here, before any install, under the node's lock.
-            Object v = e.pendingRef();
-            if (v instanceof UpdateList) {
-                Node n = (Node) e.item();
-                e.setPendingRef(((UpdateList) v).applyTo(txn.cc().lockedRef(n), n.key));
-            }
-            return true;
-        }
+    // ------------------------------------------------------------------ HashMapCore hooks
 
-        @Override
-        public void install(TxnContext txn, Entry e, long commitTimestamp) {
-            Node n = (Node) e.item();
-            Object v = e.pendingRef();
-            ConcurrencyControl cc = txn.cc();
-            if (e.has(Entry.INSERT)) {
-                n.pendingNext = null;
-                if (v == ABSENT) {
-                    // Inserted and deleted by the same transaction: never published.
-                    cc.installRef(n, REMOVED);
-                    return;
-                }
-                cc.installRef(n, v);
-                // The stripe is locked and its absence validated, so the key cannot be present.
-                if (index.putIfAbsent(n) != null) {
-                    throw new IllegalStateException("hash map invariant broken: key " + n.key
-                            + " present at insert although its absence stripe validated");
-                }
-            } else if (v == ABSENT) {
-                cc.installRef(n, REMOVED);
-                cc.retire(txn, e, commitTimestamp);
-                index.remove(n);
-            } else {
-                cc.installRef(n, v);
-            }
-        }
+    @Override
+    boolean link(Node node) {
+        return index.putIfAbsent(node) == null;
+    }
+
+    @Override
+    void unlink(Node node) {
+        index.remove(node);
+    }
+
+    @Override
+    boolean keyLinked(Node node) {
+        return index.get(node.key) != null;
+    }
+
+    @Override
+    void clearPendingNext(Node node) {
+        node.pendingNext = null;
+    }
+
+    @Override
+    Object keyOf(Node node) {
+        return node.key; // boxed: error messages only
     }
 
     /**
@@ -476,29 +345,11 @@ public final class TxLongHashMap<V> {
             for (;;) {
                 Node n = map.index.get(key);
                 if (n != null) {
-                    long w = cc.lockNonTx(n);
-                    if (w == ConcurrencyControl.RETIRED_ITEM) {
-                        continue;
+                    Object old = replaceNonTx(cc, n, value);
+                    if (old != RETRY) {
+                        return (V) old;
                     }
-                    Object old = cc.lockedRef(n);
-                    cc.installRef(n, value);
-                    cc.unlockNonTx(n, w, true, false);
-                    return (V) old;
-                }
-                TxItem stripe = map.stripeFor(key);
-                long sw = cc.lockNonTx(stripe);
-                boolean inserted = false;
-                try {
-                    if (map.index.get(key) == null) {
-                        Node fresh = new Node(key);
-                        cc.installRef(fresh, value);
-                        map.index.putIfAbsent(fresh);
-                        inserted = true;
-                    }
-                } finally {
-                    cc.unlockNonTx(stripe, sw, inserted, false);
-                }
-                if (inserted) {
+                } else if (map.insertNonTx(cc, map.stripeFor(key), new Node(key), value)) {
                     return null;
                 }
             }
@@ -514,15 +365,10 @@ public final class TxLongHashMap<V> {
                 if (n == null) {
                     return null;
                 }
-                long w = cc.lockNonTx(n);
-                if (w == ConcurrencyControl.RETIRED_ITEM) {
-                    continue;
+                Object old = map.removeNonTx(cc, n);
+                if (old != RETRY) {
+                    return (V) old;
                 }
-                Object old = cc.lockedRef(n);
-                cc.installRef(n, REMOVED);
-                map.index.remove(n);
-                cc.unlockNonTx(n, w, true, true);
-                return (V) old;
             }
         }
 

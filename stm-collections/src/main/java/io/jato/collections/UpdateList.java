@@ -1,5 +1,6 @@
 package io.jato.collections;
 
+import io.jato.stm.spi.RefItem;
 import io.jato.stm.spi.Scratch;
 
 import java.util.Arrays;
@@ -46,26 +47,25 @@ final class UpdateList implements Scratch.Pooled {
         return v;
     }
 
-    Object applyTo(Object value, Object key) {
-        return applyRefs(value, key, 0L);
-    }
-
-    /** As {@link #applyTo(Object, Object)} for a primitive key, which is boxed only for an error message. */
-    Object applyTo(Object value, long key) {
-        return applyRefs(value, null, key);
-    }
-
+    /**
+     * Applies the pending {@link ValueUpdater}s of a map node to {@code value}. The node's key is
+     * asked of the map only for the error (a long key is boxed then, never on success).
+     */
     @SuppressWarnings("unchecked")
-    private Object applyRefs(Object value, Object key, long longKey) {
+    <N extends RefItem> Object applyTo(Object value, HashMapCore<N> map, N node) {
         Object v = value;
         for (int i = 0; i < size; i++) {
             v = ((ValueUpdater<Object>) fns[i]).apply(v);
             if (v == null) {
-                throw new NullPointerException("updater " + fns[i].getClass().getName() + " returned null for key "
-                        + (key != null ? key : Long.valueOf(longKey)));
+                throw returnedNull(fns[i], map.keyOf(node));
             }
         }
         return v;
+    }
+
+    /** The error for a value updater that returned null for {@code key}, applied now or at commit. */
+    static NullPointerException returnedNull(Object updater, Object key) {
+        return new NullPointerException("updater " + updater.getClass().getName() + " returned null for key " + key);
     }
 
     @Override

@@ -1,0 +1,372 @@
+package io.jato.collections;
+
+import io.jato.stm.AbortCause;
+import io.jato.stm.Stm;
+import io.jato.stm.spi.ConcurrencyControl;
+import io.jato.stm.spi.Entry;
+import io.jato.stm.spi.RefItem;
+import io.jato.stm.spi.TxItem;
+import io.jato.stm.spi.TxParticipant;
+import io.jato.stm.spi.TxnContext;
+
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/*
+ * Design. TxHashMap and TxLongHashMap run one protocol (see TxHashMap's design comment) over two
+ * key representations: object keys in a ConcurrentHashMap, primitive long keys in LongNodeIndex.
+ * What depends on the key stays in each map, specialized: hashing to a stripe, the index lookup,
+ * the search of a transaction's buffered inserts, key comparisons. That is the lookup hot path,
+ * and routing it through a common key abstraction would make it dispatch on (or box) the key.
+ *
+ * Everything here works on a node and its entry, whatever the key: the absence stripes and the
+ * insert mark, the ABSENT/REMOVED sentinels, reading a found node, buffering writes, inserts and
+ * commit-time updates, and the commit Participant. The methods the lookup path calls are final
+ * (statically bound, inlined as before); the abstract hooks (link, unlink, ...) are reached only
+ * from the commit install, from the non-transactional view, and from error messages.
+ *
+ * Keys never reach this class: a key an error message needs is asked of the node (keyOf), which
+ * TxLongHashMap boxes only then. Entry keys (Entry.key) are passed in by the caller: TxHashMap
+ * passes its key, TxLongHashMap null, since boxing it would allocate on every write.
+ */
+
+/**
+ * The key-independent part of {@link TxHashMap} and {@link TxLongHashMap}.
+ *
+ * @param <N> the node type: a {@link RefItem} holding one key's value, linked in the index while
+ *            the key is present
+ */
+abstract class HashMapCore<N extends RefItem> {
+    /** Pending value of a buffered delete. */
+    static final Object ABSENT = new Object();
+    /** Committed value of a node whose delete committed; the node is unlinked and retired. */
+    static final Object REMOVED = new Object();
+    /** Returned by {@link #replaceNonTx} and {@link #removeNonTx} for a node retired meanwhile. */
+    static final Object RETRY = new Object();
+    /** Spreads maps over the 64 insert-mark bits; a shared bit only costs an extra lookup. */
+    private static final AtomicInteger MAP_IDS = new AtomicInteger();
+
+    final Stm stm;
+    /** The absence stripes; each map picks a key's stripe with its own hash of the key. */
+    final TxItem[] stripes;
+    /** This map's bit for {@link TxnContext#markInserts}: lookups skip own-insert checks when it is clear. */
+    final long insertMark = 1L << (MAP_IDS.getAndIncrement() & 63);
+    final TxParticipant participant = new Participant();
+
+    /**
+     * Checks the arguments of both maps' constructors (same order, same messages) and sizes the
+     * stripes; the subclass then builds its index.
+     */
+    HashMapCore(Stm stm, int expectedSize) {
+        this.stm = Objects.requireNonNull(stm, "stm");
+        if (expectedSize < 0) {
+            throw new IllegalArgumentException("expectedSize must be >= 0, got " + expectedSize);
+        }
+        int n = Integer.highestOneBit(Math.max(64, Math.min(1 << 16, expectedSize / 4)) - 1) << 1;
+        this.stripes = new TxItem[n];
+        for (int i = 0; i < n; i++) {
+            stripes[i] = new TxItem();
+        }
+    }
+
+    // ------------------------------------------------------------------ hooks (cold paths only)
+
+    /**
+     * Links a committed insert into the index, under its stripe's lock.
+     *
+     * @return false if a node with its key is linked already (then {@code node} is not linked)
+     */
+    abstract boolean link(N node);
+
+    /** Unlinks a node whose delete is being installed; a no-op if it is not linked. */
+    abstract void unlink(N node);
+
+    /** @return whether a node with {@code node}'s key is linked (called with the key's stripe locked) */
+    abstract boolean keyLinked(N node);
+
+    /** Drops the node's link to the next buffered insert of its transaction, once it commits or ends. */
+    abstract void clearPendingNext(N node);
+
+    /** @return the node's key, for error messages (may box) */
+    abstract Object keyOf(N node);
+
+    // ------------------------------------------------------------------ transactional helpers
+
+    /** @return the value an entry of a node decides in this transaction: null if deleted */
+    static Object valueOf(Entry e) {
+        Object v = e.has(Entry.WRITE) ? e.pendingRef() : e.readRef();
+        return v == ABSENT ? null : v;
+    }
+
+    /** @return the value, in this transaction, of a key located at {@code e}: null if absent (e null) or deleted */
+    static Object valueAt(Entry e) {
+        return e == null ? null : valueOf(e);
+    }
+
+    /** @return true if {@code e} (from a map's locate) is this transaction's delete of its key */
+    static boolean deletedHere(Entry e) {
+        return e.has(Entry.WRITE) && e.pendingRef() == ABSENT;
+    }
+
+    /**
+     * For locateForUpdate: the entry of a node found in the index, if this transaction has not
+     * read or written it yet (a commit-time update then takes no read dependency); else null, and
+     * the caller locates the key as a read does. A stale (retired) node fails to lock at commit,
+     * and the attempt retries.
+     */
+    static Entry untouchedEntry(TxnContext ctx, RefItem n) {
+        if (n != null) {
+            Entry e = ctx.entry(n);
+            if ((e.flags() & (Entry.READ | Entry.WRITE)) == 0) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The second half of a map's locate: reads node {@code n} found in the index (or applies the
+     * updaters this transaction scheduled on it, taking the dependency then).
+     *
+     * @return the node's entry, or null if a delete that committed after the index lookup unlinked
+     *         it: the caller looks the key up again
+     */
+    final Entry readNode(TxnContext ctx, N n) {
+        Entry e = ctx.entry(n);
+        int f = e.flags();
+        if ((f & (Entry.READ | Entry.WRITE)) == 0) {
+            ctx.readRef(n, e);
+        } else if ((f & Entry.WRITE) != 0 && e.pendingRef() instanceof UpdateList) {
+            materialize(ctx, n, e);
+        }
+        if (!e.has(Entry.WRITE) && e.readRef() == REMOVED) {
+            return null;
+        }
+        return e;
+    }
+
+    /** Reads a node with pending updaters (taking the dependency) and applies them now. */
+    private void materialize(TxnContext ctx, N n, Entry e) {
+        UpdateList ops = (UpdateList) e.pendingRef();
+        Object committed = (e.flags() & Entry.READ) != 0 ? e.readRef() : ctx.readRef(n, e);
+        if (committed == REMOVED) {
+            // Deleted since we found the node: this attempt cannot commit.
+            throw ctx.rollback(AbortCause.DELETED);
+        }
+        e.setPendingRef(ops.applyTo(committed, this, n));
+    }
+
+    /**
+     * The put/putIfAbsent of a key present as of this transaction's view ({@code e} from locate;
+     * it may be this transaction's delete).
+     *
+     * @return the value before, or null if deleted here
+     */
+    final Object storeAt(TxnContext ctx, Entry e, Object entryKey, Object value, boolean onlyIfAbsent) {
+        Object current = valueOf(e);
+        if (current == null || !onlyIfAbsent) {
+            write(ctx, e, entryKey, value);
+        }
+        return current;
+    }
+
+    /** The remove of a key located at {@code e} (null if absent); returns the removed value or null. */
+    final Object removeAt(TxnContext ctx, Entry e, Object entryKey) {
+        if (e == null) {
+            return null;
+        }
+        Object old = valueOf(e);
+        if (old != null) {
+            write(ctx, e, entryKey, ABSENT);
+        }
+        return old;
+    }
+
+    /**
+     * The update of a key located at {@code e} by locateForUpdate (null if absent).
+     *
+     * @return false if the key is absent as of this transaction (nothing is scheduled)
+     */
+    final boolean updateAt(TxnContext ctx, Entry e, Object entryKey, ValueUpdater<?> updater) {
+        if (e == null || deletedHere(e)) {
+            return false;
+        }
+        schedule(ctx, e, entryKey, updater);
+        return true;
+    }
+
+    /**
+     * The merge of a key located at {@code e} by locateForUpdate.
+     *
+     * @return false if the key is absent (e is null): the caller inserts {@code value}
+     */
+    final boolean mergeAt(TxnContext ctx, Entry e, Object entryKey, Object value, ValueUpdater<?> updater) {
+        if (e == null) {
+            return false;
+        }
+        if (deletedHere(e)) {
+            // Deleted earlier in this transaction: the node's entry already writes, so reuse it.
+            // An insert would need the stripe's absence, which this transaction never observed.
+            e.setPendingRef(value);
+        } else {
+            schedule(ctx, e, entryKey, updater);
+        }
+        return true;
+    }
+
+    @SuppressWarnings("unchecked")
+    private void schedule(TxnContext ctx, Entry e, Object entryKey, ValueUpdater<?> updater) {
+        if ((e.flags() & (Entry.READ | Entry.WRITE)) != 0) {
+            // The value is known (read, written or inserted by this transaction): apply now.
+            Object v = ((ValueUpdater<Object>) updater).apply(valueOf(e));
+            if (v == null) {
+                throw UpdateList.returnedNull(updater, keyOf((N) e.item()));
+            }
+            write(ctx, e, entryKey, v);
+            return;
+        }
+        UpdateList ops = ctx.borrow(UpdateList.KIND);
+        ops.add(updater);
+        ctx.writeCustom(e, participant, entryKey, ops);
+        ctx.requestCheck(e, participant);
+    }
+
+    private void write(TxnContext ctx, Entry e, Object entryKey, Object value) {
+        if (e.has(Entry.WRITE)) {
+            e.setPendingRef(value);
+        } else {
+            ctx.writeCustom(e, participant, entryKey, value);
+        }
+    }
+
+    /**
+     * Buffers the insert of {@code fresh}, an unpublished node the caller has already pushed onto
+     * the buffered inserts of its stripe ({@code fresh}'s pending link is the stripe entry's
+     * current head); {@code stripeEntry} exists because locate observed the stripe.
+     */
+    final void bufferInsert(TxnContext ctx, Entry stripeEntry, N fresh, Object entryKey, Object value) {
+        Entry ne = ctx.appendInsert(fresh);
+        ctx.markInserts(insertMark);
+        ctx.writeCustom(ne, participant, entryKey, value);
+        stripeEntry.setPendingRef(fresh);
+        if (!stripeEntry.has(Entry.WRITE)) {
+            ctx.writeVersion(stripeEntry);
+        }
+    }
+
+    // ------------------------------------------------------------------ diagnostics
+
+    /** @return the first non-quiescent stripe's problem, or null */
+    final String checkStripes(ConcurrencyControl cc) {
+        for (int i = 0; i < stripes.length; i++) {
+            String p = cc.checkQuiescent(stripes[i]);
+            if (p != null) {
+                return "stripe " + i + ": " + p;
+            }
+        }
+        return null;
+    }
+
+    /** @return what is wrong with a node linked in the index (locked, retired, no value), or null */
+    static String checkLinked(ConcurrencyControl cc, RefItem n) {
+        String p = cc.checkQuiescent(n);
+        if (p == null && cc.isRetired(n)) {
+            p = "retired node still linked";
+        }
+        if (p == null && (n.valueAcquire() == REMOVED || n.valueAcquire() == null)) {
+            p = "linked node without a value";
+        }
+        return p;
+    }
+
+    // ------------------------------------------------------------------ non-transactional view
+
+    /** Overwrites a linked node's value; returns the value before, or {@link #RETRY} if it was retired. */
+    static Object replaceNonTx(ConcurrencyControl cc, RefItem n, Object value) {
+        long w = cc.lockNonTx(n);
+        if (w == ConcurrencyControl.RETIRED_ITEM) {
+            return RETRY;
+        }
+        Object old = cc.lockedRef(n);
+        cc.installRef(n, value);
+        cc.unlockNonTx(n, w, true, false);
+        return old;
+    }
+
+    /** Deletes a linked node; returns its value before, or {@link #RETRY} if it was retired already. */
+    final Object removeNonTx(ConcurrencyControl cc, N n) {
+        long w = cc.lockNonTx(n);
+        if (w == ConcurrencyControl.RETIRED_ITEM) {
+            return RETRY;
+        }
+        Object old = cc.lockedRef(n);
+        cc.installRef(n, REMOVED);
+        unlink(n);
+        cc.unlockNonTx(n, w, true, true);
+        return old;
+    }
+
+    /**
+     * Links {@code fresh} with {@code value} under {@code stripe}'s lock unless its key was linked
+     * meanwhile; the stripe bump tells transactions that observed the key absent.
+     *
+     * @return whether {@code fresh} was linked (if not, the caller looks the key up again)
+     */
+    final boolean insertNonTx(ConcurrencyControl cc, TxItem stripe, N fresh, Object value) {
+        long sw = cc.lockNonTx(stripe);
+        boolean inserted = false;
+        try {
+            if (!keyLinked(fresh)) {
+                cc.installRef(fresh, value);
+                link(fresh);
+                inserted = true;
+            }
+        } finally {
+            cc.unlockNonTx(stripe, sw, inserted, false);
+        }
+        return inserted;
+    }
+
+    /** Installs node writes at commit, with every write item of the transaction locked. */
+    private final class Participant implements TxParticipant {
+        @Override
+        @SuppressWarnings("unchecked")
+        public boolean check(TxnContext txn, Entry e) {
+            // Pending updaters run here, before any install, under the node's lock.
+            Object v = e.pendingRef();
+            if (v instanceof UpdateList) {
+                N n = (N) e.item();
+                e.setPendingRef(((UpdateList) v).applyTo(txn.cc().lockedRef(n), HashMapCore.this, n));
+            }
+            return true;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public void install(TxnContext txn, Entry e, long commitTimestamp) {
+            N n = (N) e.item();
+            Object v = e.pendingRef();
+            ConcurrencyControl cc = txn.cc();
+            if (e.has(Entry.INSERT)) {
+                clearPendingNext(n);
+                if (v == ABSENT) {
+                    // Inserted and deleted by the same transaction: never published.
+                    cc.installRef(n, REMOVED);
+                    return;
+                }
+                cc.installRef(n, v);
+                // The stripe is locked and its absence validated, so the key cannot be present.
+                if (!link(n)) {
+                    throw new IllegalStateException("hash map invariant broken: key " + keyOf(n)
+                            + " present at insert although its absence stripe validated");
+                }
+            } else if (v == ABSENT) {
+                cc.installRef(n, REMOVED);
+                cc.retire(txn, e, commitTimestamp);
+                unlink(n);
+            } else {
+                cc.installRef(n, v);
+            }
+        }
+    }
+}
