@@ -47,8 +47,12 @@ final class TpccOrderIds {
     private static final int STRIDE = 16;
 
     private final Policy policy;
+    /** Per district, at {@code index * STRIDE}: the next id. Advanced by any worker with getAndIncrement. */
     private final AtomicLongArray next;
-    /** Per district index: the ids taken and never committed, in no particular order. */
+    /**
+     * Per district index: the ids taken and never committed, in no particular order, and how many.
+     * Written and read only while holding the monitor of {@code abandoned}.
+     */
     private final long[][] abandoned;
     private final int[] abandonedCount;
 
