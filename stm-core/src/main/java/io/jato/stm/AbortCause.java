@@ -2,7 +2,8 @@ package io.jato.stm;
 
 /**
  * Why a transaction attempt ended without committing. Every cause is counted in
- * {@link StmStatistics}; all but {@link #USER_ABORT} and {@link #USER_EXCEPTION} make
+ * {@link StmStatistics}; all but {@link #USER_ABORT}, {@link #USER_EXCEPTION} and
+ * {@link #INTERNAL_FAILURE} make
  * {@link Stm#atomic} retry the transaction after a randomized exponential backoff.
  */
 public enum AbortCause {
@@ -23,7 +24,16 @@ public enum AbortCause {
     /** The user called {@link Txn#abort()}: rolled back, not retried. */
     USER_ABORT,
     /** User code threw on a consistent state: rolled back, not retried, the exception rethrown. */
-    USER_EXCEPTION;
+    USER_EXCEPTION,
+    /**
+     * Something other than user code failed while the transaction began or committed — the
+     * protocol, a data type's participant, or the VM ({@code OutOfMemoryError},
+     * {@code StackOverflowError}): rolled back, not retried, the throwable rethrown. A failure
+     * before the first install leaves nothing written; one during install or publish leaves what
+     * was installed under new versions, so no transaction that overlapped it can commit on what it
+     * read before.
+     */
+    INTERNAL_FAILURE;
 
     private static final AbortCause[] VALUES = values();
 
@@ -39,6 +49,6 @@ public enum AbortCause {
 
     /** @return true if {@link Stm#atomic} retries the transaction after this cause */
     public boolean isRetried() {
-        return this != USER_ABORT && this != USER_EXCEPTION;
+        return this != USER_ABORT && this != USER_EXCEPTION && this != INTERNAL_FAILURE;
     }
 }

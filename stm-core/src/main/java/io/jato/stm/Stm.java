@@ -113,10 +113,13 @@ public final class Stm {
         return context().execute(body, null, true);
     }
 
-    /** @return true if the calling thread is inside a transaction of this store */
+    /**
+     * @return true if the calling thread is inside a transaction of this store: its body runs (even
+     *         after it caught the library's rollback signal), or it commits (commit-time updaters)
+     */
     public boolean inTransaction() {
         TxnContext c = contexts.get();
-        return c != null && c.isActive();
+        return c != null && c.isInside();
     }
 
     /** @return this store's name (for messages and statistics) */

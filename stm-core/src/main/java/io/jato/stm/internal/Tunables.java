@@ -19,6 +19,15 @@ public final class Tunables {
     public static final int DEFAULT_LOCK_SPINS = 2048;
     public static final int LOCK_SPINS = intProperty(LOCK_SPINS_PROPERTY, DEFAULT_LOCK_SPINS, 1);
 
+    /**
+     * Lock attempts at commit for a transaction that already holds a lock (OCC): it gives up
+     * sooner, since waiting while holding can be a deadlock (write sets are locked in access
+     * order). Capped by the store's lock spin limit.
+     */
+    public static final String HELD_LOCK_SPINS_PROPERTY = "jato.heldLockSpins";
+    public static final int DEFAULT_HELD_LOCK_SPINS = 128;
+    public static final int HELD_LOCK_SPINS = intProperty(HELD_LOCK_SPINS_PROPERTY, DEFAULT_HELD_LOCK_SPINS, 1);
+
     /** Polls of a locked item by an execution-time read before the attempt aborts. */
     public static final String READ_SPINS_PROPERTY = "jato.readSpins";
     public static final int DEFAULT_READ_SPINS = 1024;

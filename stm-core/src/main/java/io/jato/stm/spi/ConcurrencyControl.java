@@ -18,6 +18,11 @@ import io.jato.stm.AbortCause;
  *       write entry: no new version becomes visible before every value is in place;</li>
  *   <li><b>finish</b> — {@link #finish}; on abort, {@link #unlock} for each locked entry first.</li>
  * </ol>
+ * A {@code Throwable} from any hook, a participant or an updater before the first install is
+ * handled like an abort (locks restored with {@link #unlock}); from the first install on, the
+ * entries not yet published are released with {@link #unlockChanged} (a new version, never the old
+ * word) and the throwable is rethrown. {@link #finish} and cleanups run either way, and
+ * {@link #begin} that throws must leave nothing acquired ({@link #finish} is not called then).
  * Hooks return {@code null} to continue or the {@link AbortCause} that ends the attempt; they never
  * throw on a conflict. A store uses exactly one protocol class, so every hook call is monomorphic.
  *
@@ -138,8 +143,26 @@ public abstract class ConcurrencyControl {
     /** Commit phase 3b: publishes the item's new version and releases its lock. */
     public abstract void publish(TxnContext txn, Entry e, long commitTimestamp);
 
-    /** Abort path: releases a lock taken by {@link #lock} or {@link #onWrite}, leaving the version. */
+    /**
+     * Abort path before anything was installed: releases a lock taken by {@link #lock} or
+     * {@link #onWrite}, restoring the version the item had (the locked word).
+     */
     public abstract void unlock(TxnContext txn, Entry e);
+
+    /**
+     * Failure path once the install phase has begun (a participant, the protocol or the VM threw
+     * during install or publish): called for every write entry not yet published, locked or not,
+     * instead of {@link #unlock}. Must release the item's lock, if held, and leave it a version
+     * that no observation taken before this commit matches, so every transaction that read the
+     * item before fails validation: what was installed may be partial, and restoring the old word
+     * would let such a reader commit on a value that is no longer there. Retiring is kept if the
+     * entry is flagged {@link Entry#RETIRE}. Must not allocate or throw. The default publishes the
+     * entry at the commit timestamp, which every protocol whose {@link #publish} gives a new
+     * version satisfies.
+     */
+    public void unlockChanged(TxnContext txn, Entry e, long commitTimestamp) {
+        publish(txn, e, commitTimestamp);
+    }
 
     /** Called last, after a commit or after the abort path released every lock. */
     public void finish(TxnContext txn, boolean committed) {

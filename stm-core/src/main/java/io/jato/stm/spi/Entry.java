@@ -32,6 +32,11 @@ public final class Entry {
     public static final int CHECK = 1 << 5;
     /** Call {@link TxParticipant#cleanup} when the transaction ends, committed or not. */
     public static final int CLEANUP = 1 << 6;
+    /**
+     * Set by the driver's in-place install of a built-in kind once the item's previous value is
+     * saved in the entry: if the commit fails later in its install phase, that value is put back.
+     */
+    public static final int UNDO = 1 << 7;
     /** First flag bit reserved for the protocol. */
     public static final int PROTOCOL_FLAG_0 = 1 << 16;
     /** Second flag bit reserved for the protocol. */
@@ -60,6 +65,9 @@ public final class Entry {
     long readLong;
     Object pendingRef;
     long pendingLong;
+    /** The value a built-in install replaced (valid while {@link #UNDO} is set). */
+    Object undoRef;
+    long undoLong;
 
     Entry() {
     }
@@ -83,6 +91,7 @@ public final class Entry {
         key = null;
         readRef = null;
         pendingRef = null;
+        undoRef = null;
     }
 
     public TxItem item() {
@@ -216,16 +225,29 @@ public final class Entry {
         switch (kind) {
             case KIND_NONE:
                 break;
-            case KIND_REF:
-                txn.cc().installRef((RefItem) item, pendingRef);
+            case KIND_REF: {
+                ConcurrencyControl cc = txn.cc();
+                RefItem cell = (RefItem) item;
+                undoRef = cc.lockedRef(cell);
+                flags |= UNDO;
+                cc.installRef(cell, pendingRef);
                 break;
-            case KIND_LONG:
-                txn.cc().installLong((LongItem) item, pendingLong);
+            }
+            case KIND_LONG: {
+                ConcurrencyControl cc = txn.cc();
+                LongItem cell = (LongItem) item;
+                undoLong = cc.lockedLong(cell);
+                flags |= UNDO;
+                cc.installLong(cell, pendingLong);
                 break;
+            }
             case KIND_ADD_LONG: {
                 ConcurrencyControl cc = txn.cc();
                 LongItem cell = (LongItem) item;
-                cc.installLong(cell, cc.lockedLong(cell) + pendingLong);
+                long old = cc.lockedLong(cell);
+                undoLong = old;
+                flags |= UNDO;
+                cc.installLong(cell, old + pendingLong);
                 break;
             }
             case KIND_CUSTOM:
@@ -234,6 +256,23 @@ public final class Entry {
             default:
                 throw new IllegalStateException("unknown install kind " + kind);
         }
+    }
+
+    /**
+     * Failure path of a commit whose install phase began: puts back the value a built-in install
+     * replaced ({@link #UNDO}), while the item is still locked. Custom installs are not undone.
+     */
+    void undoInstall(TxnContext txn) {
+        if ((flags & UNDO) == 0) {
+            return;
+        }
+        ConcurrencyControl cc = txn.cc();
+        if (kind == KIND_REF) {
+            cc.installRef((RefItem) item, undoRef);
+        } else {
+            cc.installLong((LongItem) item, undoLong);
+        }
+        flags &= ~UNDO;
     }
 
     /** Replaces the pending {@code long} of a write entry (e.g. a participant's computed result). */

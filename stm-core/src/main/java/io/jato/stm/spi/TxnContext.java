@@ -6,6 +6,7 @@ import io.jato.stm.Txn;
 import io.jato.stm.TxnAbortedException;
 import io.jato.stm.TxnFunction;
 import io.jato.stm.TxnRunnable;
+import io.jato.stm.internal.Backoff;
 import io.jato.stm.internal.RollbackSignal;
 import io.jato.stm.internal.Tunables;
 
@@ -13,7 +14,6 @@ import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 import java.util.Arrays;
 import java.util.Objects;
-import java.util.concurrent.locks.LockSupport;
 
 /*
  * The transaction: access set, retry loop and commit driver in one object per (thread, store).
@@ -51,8 +51,6 @@ public final class TxnContext extends Txn {
     private static final int DOOMED = 2;
     private static final int COMMITTING = 3;
 
-    private static final long SPIN_BACKOFF_LIMIT_NANOS = 20_000;
-
     /*
      * Weak: the thread's ThreadLocalMap holds this context strongly, so a strong reference back to
      * the store would keep every store a thread ever used (and its ThreadLocal key) alive as long as
@@ -65,8 +63,7 @@ public final class TxnContext extends Txn {
     private final Thread owner;
     private final ProtocolContext protocolContext;
     private final boolean statistics;
-    private final long backoffBaseNanos;
-    private final long backoffMaxNanos;
+    private final Backoff backoff;
     private final int maxAttempts;
     private final int linearScanLimit;
 
@@ -95,7 +92,6 @@ public final class TxnContext extends Txn {
     private boolean readOnly;
     private AbortCause doomCause;
     private int attempt;
-    private long rng;
     private int commitCount;
 
     // Statistics: written only by the owner thread with plain stores, summed racily by Stm.
@@ -114,8 +110,6 @@ public final class TxnContext extends Txn {
         this.cc = cc;
         this.protocolContext = protocolContext;
         this.statistics = statistics;
-        this.backoffBaseNanos = settings[0];
-        this.backoffMaxNanos = settings[1];
         this.maxAttempts = (int) settings[2];
         this.linearScanLimit = Tunables.LINEAR_SCAN_LIMIT;
         this.owner = Thread.currentThread();
@@ -127,7 +121,7 @@ public final class TxnContext extends Txn {
         this.items = new TxItem[cap];
         this.index = new int[cap * 2];
         this.slotOf = new int[cap];
-        this.rng = System.nanoTime() ^ ((long) System.identityHashCode(this) << 32) | 1L;
+        this.backoff = new Backoff(settings[0], settings[1], System.nanoTime() ^ ((long) System.identityHashCode(this) << 32));
         this.ccState = cc.newTxnState(this);
     }
 
@@ -190,6 +184,11 @@ public final class TxnContext extends Txn {
             if (status == DOOMED) {
                 // The body swallowed our signal; keep unwinding.
                 throw RollbackSignal.INSTANCE;
+            }
+            if (status == COMMITTING) {
+                throw new IllegalStateException("transaction of store '" + storeName + "' used while it commits: "
+                        + "a commit-time updater or participant must not start, join or use a transaction (atomic, "
+                        + "transactional reads or writes); an updater computes from the value it is given");
             }
             throw new IllegalStateException("transaction used after it ended (no transaction of store '"
                     + storeName + "' is running on this thread)");
@@ -485,63 +484,95 @@ public final class TxnContext extends Txn {
      */
     public <T> T execute(TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly) {
         if (status != IDLE) {
-            return joinNested(fn, body);
+            return joinNested(fn, body, declaredReadOnly);
         }
-        for (int a = 0;; a++) {
-            begin(declaredReadOnly, a);
-            T result;
-            AbortCause cause;
-            try {
-                if (fn != null) {
-                    result = fn.apply(this);
-                } else {
-                    body.run(this);
-                    result = null;
+        try {
+            for (int a = 0;; a++) {
+                T result = null;
+                AbortCause cause;
+                try {
+                    begin(declaredReadOnly, a);
+                    if (fn != null) {
+                        result = fn.apply(this);
+                    } else {
+                        body.run(this);
+                    }
+                    // DOOMED here: the body caught the rollback signal and returned normally.
+                    cause = status == DOOMED ? doomCause : null;
+                } catch (Throwable t) {
+                    cause = bodyFailed(t);
                 }
-            } catch (Throwable t) {
-                if (status == DOOMED) {
-                    cause = doomCause;
-                } else if (isReadSetCurrent()) {
-                    endAttempt(AbortCause.USER_EXCEPTION);
-                    throw sneakyThrow(t);
-                } else {
-                    cause = AbortCause.INCONSISTENT_READ;
-                }
-                endAttempt(cause);
-                if (cause == AbortCause.USER_ABORT) {
-                    throw new TxnAbortedException("transaction aborted by the user", cause, a + 1);
-                }
-                giveUpOrBackoff(cause, a);
-                continue;
-            }
-            if (status == DOOMED) {
-                // The body caught the rollback signal and returned normally.
-                cause = doomCause;
-                endAttempt(cause);
-                if (cause == AbortCause.USER_ABORT) {
-                    throw new TxnAbortedException("transaction aborted by the user", cause, a + 1);
-                }
-            } else {
-                cause = commit();
                 if (cause == null) {
-                    return result;
+                    cause = commit();
+                    if (cause == null) {
+                        return result;
+                    }
+                } else {
+                    endAttempt(cause, null);
+                    if (cause == AbortCause.USER_ABORT) {
+                        throw new TxnAbortedException("transaction aborted by the user", cause, a + 1);
+                    }
                 }
+                if (a + 1 >= maxAttempts) {
+                    throw new TxnAbortedException("transaction gave up after " + (a + 1) + " attempts; last abort: "
+                            + cause, cause, a + 1);
+                }
+                backoff.pause(a);
             }
-            giveUpOrBackoff(cause, a);
+        } finally {
+            backoff.restoreInterrupt();
         }
     }
 
-    private <T> T joinNested(TxnFunction<T> fn, TxnRunnable body) {
-        checkActive();
-        if (fn != null) {
-            return fn.apply(this);
+    /**
+     * The body (or the protocol's begin) threw {@code t}. Returns the cause to retry with, or ends
+     * the attempt and rethrows {@code t}: a user exception on a consistent snapshot is the caller's.
+     */
+    private AbortCause bodyFailed(Throwable t) {
+        if (status == IDLE) {
+            // The protocol's begin threw: by contract it holds nothing, so there is nothing to finish.
+            if (statistics) {
+                aborts[AbortCause.INTERNAL_FAILURE.ordinal()]++;
+            }
+            clear();
+            throw sneakyThrow(t);
         }
-        body.run(this);
-        return null;
+        if (status == DOOMED) {
+            return doomCause;
+        }
+        boolean current;
+        try {
+            current = isReadSetCurrent();
+        } catch (Throwable bug) {
+            endAttempt(AbortCause.INTERNAL_FAILURE, t);
+            addSuppressed(t, bug);
+            throw sneakyThrow(t);
+        }
+        if (!current) {
+            return AbortCause.INCONSISTENT_READ;
+        }
+        endAttempt(AbortCause.USER_EXCEPTION, t);
+        throw sneakyThrow(t);
+    }
+
+    private <T> T joinNested(TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly) {
+        checkActive();
+        // A read-only block inside a writing transaction makes the transaction read-only for
+        // the block's duration: a write in it throws, as it would at the top level.
+        boolean outer = readOnly;
+        readOnly = outer | declaredReadOnly;
+        try {
+            if (fn != null) {
+                return fn.apply(this);
+            }
+            body.run(this);
+            return null;
+        } finally {
+            readOnly = outer;
+        }
     }
 
     private void begin(boolean declaredReadOnly, int a) {
-        status = ACTIVE;
         readOnly = declaredReadOnly;
         attempt = a;
         doomCause = null;
@@ -549,15 +580,18 @@ public final class TxnContext extends Txn {
             starts++;
         }
         cc.begin(this);
+        // Only now: a begin that threw leaves the context IDLE (see bodyFailed).
+        status = ACTIVE;
     }
 
-    private void giveUpOrBackoff(AbortCause cause, int a) {
-        if (a + 1 >= maxAttempts) {
-            throw new TxnAbortedException("transaction gave up after " + (a + 1) + " attempts; last abort: " + cause,
-                    cause, a + 1);
-        }
-        backoff(a);
-    }
+    /*
+     * Commit. Until the first install, a failure (an abort cause, or any Throwable from the
+     * protocol, a participant's check or a commit-time updater) undoes nothing but the locks:
+     * their old words come back, nothing else was written. From the first install on, nothing is
+     * undone and no old word is restored: every item still locked gets a new version
+     * (ConcurrencyControl.unlockChanged), so each reader that overlapped the failed commit fails
+     * validation, and the throwable reaches the caller (counted as INTERNAL_FAILURE).
+     */
 
     /** Commits the current attempt; returns null on success or the cause after rolling back. */
     private AbortCause commit() {
@@ -567,6 +601,9 @@ public final class TxnContext extends Txn {
         final int n = size;
         final boolean writes = hasWrites;
         AbortCause cause = null;
+        int phase = PHASE_LOCK;
+        int done = 0;
+        long ts = 0;
         try {
             if (writes) {
                 for (int i = 0; i < n; i++) {
@@ -579,9 +616,9 @@ public final class TxnContext extends Txn {
                     }
                 }
             }
-            long ts = 0;
             if (cause == null) {
                 ts = cc.commitTimestamp(this, !writes);
+                phase = PHASE_VALIDATE;
                 for (int i = 0; i < n; i++) {
                     Entry e = es[i];
                     int f = e.flags;
@@ -591,36 +628,41 @@ public final class TxnContext extends Txn {
                             break;
                         }
                     }
-                    if ((f & Entry.CHECK) != 0 && !e.participant.check(this, e)) {
-                        cause = AbortCause.READ_VALIDATION;
-                        break;
+                    if ((f & Entry.CHECK) != 0) {
+                        phase = PHASE_CHECK;
+                        boolean ok = e.participant.check(this, e);
+                        phase = PHASE_VALIDATE;
+                        if (!ok) {
+                            cause = AbortCause.READ_VALIDATION;
+                            break;
+                        }
                     }
                 }
             }
             if (cause != null) {
-                endAttempt(cause);
+                endAttempt(cause, null);
                 return cause;
             }
             if (writes) {
+                phase = PHASE_INSTALL;
                 for (int i = 0; i < n; i++) {
                     Entry e = es[i];
                     if ((e.flags & Entry.WRITE) != 0) {
                         cc.install(this, e, ts);
                     }
                 }
+                phase = PHASE_PUBLISH;
                 for (int i = 0; i < n; i++) {
                     Entry e = es[i];
                     if ((e.flags & Entry.WRITE) != 0) {
+                        done = i;
                         cc.publish(this, e, ts);
                         e.flags &= ~Entry.LOCKED;
                     }
                 }
             }
-        } catch (RuntimeException | Error bug) {
-            // A protocol or participant failed mid-commit: never leave a lock held behind.
-            releaseLocks();
-            finishAndClear(false);
-            throw bug;
+        } catch (Throwable t) {
+            return commitFailed(t, phase, ts, done);
         }
         if (statistics) {
             commits++;
@@ -629,49 +671,157 @@ public final class TxnContext extends Txn {
             protocolContext.tickEpoch(System.nanoTime());
         }
         // Committed: a participant's cleanup that throws must still leave the context reusable.
-        finishAndClear(true);
+        finishAndClear(true, null);
         return null;
     }
 
-    /** Rolls back the current attempt: releases locks, runs cleanups, counts the cause. */
-    private void endAttempt(AbortCause cause) {
-        releaseLocks();
+    private static final int PHASE_LOCK = 0;
+    private static final int PHASE_VALIDATE = 1;
+    private static final int PHASE_CHECK = 2;
+    private static final int PHASE_INSTALL = 3;
+    private static final int PHASE_PUBLISH = 4;
+
+    /**
+     * Something threw inside {@link #commit} during {@code phase}. Before the install phase the
+     * attempt is rolled back like an abort; a throw from a participant's check (a commit-time
+     * updater is user code) on a snapshot that no longer validates is retried like an exception
+     * from the body. From the install phase on, every write not yet published gets a new version.
+     * Returns a cause to retry with, or rethrows {@code t}.
+     */
+    private AbortCause commitFailed(Throwable t, int phase, long ts, int firstUnpublished) {
+        if (phase < PHASE_INSTALL) {
+            if (t == RollbackSignal.INSTANCE) {
+                // A participant's check asked to roll back (through Txn.abort or a protocol read).
+                AbortCause cause = doomCause != null ? doomCause : AbortCause.READ_VALIDATION;
+                endAttempt(cause, null);
+                return cause;
+            }
+            Throwable bug = releaseLocks(null);
+            AbortCause cause = AbortCause.INTERNAL_FAILURE;
+            if (phase == PHASE_CHECK && bug == null) {
+                try {
+                    cause = isReadSetCurrent() ? AbortCause.USER_EXCEPTION : AbortCause.INCONSISTENT_READ;
+                } catch (Throwable b) {
+                    bug = b;
+                }
+            }
+            if (cause == AbortCause.INCONSISTENT_READ) {
+                endAttempt(cause, null);
+                return cause;
+            }
+            addSuppressed(t, bug);
+            endAttempt(cause, t);
+            throw sneakyThrow(t);
+        }
+        // Past the point of no return: never restore an old word. A failure while installing puts
+        // the old values of built-in installs back while the items are still locked (a custom
+        // install is not undone). A failure while publishing undoes nothing: every value is in
+        // place and some are already visible, so the rest of the publication is completed. Either
+        // way every write not yet published gets a new version.
+        final Entry[] es = entries;
+        int from = phase == PHASE_PUBLISH ? firstUnpublished : 0;
+        for (int i = 0, n = phase == PHASE_INSTALL ? size : 0; i < n; i++) {
+            Entry e = es[i];
+            if ((e.flags & (Entry.WRITE | Entry.UNDO)) == (Entry.WRITE | Entry.UNDO)) {
+                try {
+                    e.undoInstall(this);
+                } catch (Throwable bug) {
+                    addSuppressed(t, bug);
+                }
+            }
+        }
+        for (int i = from, n = size; i < n; i++) {
+            Entry e = es[i];
+            if ((e.flags & Entry.WRITE) != 0) {
+                try {
+                    cc.unlockChanged(this, e, ts);
+                } catch (Throwable bug) {
+                    addSuppressed(t, bug);
+                }
+                e.flags &= ~Entry.LOCKED;
+            }
+        }
+        endAttempt(AbortCause.INTERNAL_FAILURE, t);
+        throw sneakyThrow(t);
+    }
+
+    /**
+     * Rolls back the current attempt: releases locks, lets the protocol finish, runs cleanups,
+     * counts the cause, and always leaves the context idle. A throwable from any of those steps is
+     * added to {@code primary} if there is one, else thrown once every step has run.
+     */
+    private void endAttempt(AbortCause cause, Throwable primary) {
         if (statistics) {
             aborts[cause.ordinal()]++;
         }
-        finishAndClear(false);
+        Throwable bug = releaseLocks(null);
+        if (primary != null) {
+            addSuppressed(primary, bug);
+            bug = null;
+        }
+        finishAndClear(false, bug);
     }
 
-    private void releaseLocks() {
+    /** Releases every lock the attempt holds, each in its own try; returns the first failure. */
+    private Throwable releaseLocks(Throwable failure) {
         final Entry[] es = entries;
         for (int i = 0, n = size; i < n; i++) {
             Entry e = es[i];
             if ((e.flags & Entry.LOCKED) != 0) {
-                cc.unlock(this, e);
+                try {
+                    cc.unlock(this, e);
+                } catch (Throwable t) {
+                    failure = failure == null ? t : addSuppressed(failure, t);
+                }
                 e.flags &= ~Entry.LOCKED;
             }
         }
+        return failure;
     }
 
-    private void finishAndClear(boolean committed) {
+    /**
+     * Calls the protocol's finish and every participant cleanup (each in its own try), then clears
+     * the context whatever happened; rethrows the first failure ({@code pending} first) at the end.
+     */
+    private void finishAndClear(boolean committed, Throwable pending) {
+        Throwable failure = pending;
         try {
-            cc.finish(this, committed);
+            try {
+                cc.finish(this, committed);
+            } catch (Throwable t) {
+                failure = failure == null ? t : addSuppressed(failure, t);
+            }
             if (needsCleanup) {
-                cleanup(committed);
+                final Entry[] es = entries;
+                for (int i = 0, n = size; i < n; i++) {
+                    Entry e = es[i];
+                    if ((e.flags & Entry.CLEANUP) != 0) {
+                        try {
+                            e.participant.cleanup(this, e, committed);
+                        } catch (Throwable t) {
+                            failure = failure == null ? t : addSuppressed(failure, t);
+                        }
+                    }
+                }
             }
         } finally {
             clear();
         }
+        if (failure != null) {
+            throw sneakyThrow(failure);
+        }
     }
 
-    private void cleanup(boolean committed) {
-        final Entry[] es = entries;
-        for (int i = 0, n = size; i < n; i++) {
-            Entry e = es[i];
-            if ((e.flags & Entry.CLEANUP) != 0) {
-                e.participant.cleanup(this, e, committed);
+    /** Adds {@code extra} to {@code primary}'s suppressed list if it can (never throws); returns primary. */
+    private static Throwable addSuppressed(Throwable primary, Throwable extra) {
+        if (extra != null && extra != primary) {
+            try {
+                primary.addSuppressed(extra);
+            } catch (Throwable ignored) {
+                // Out of memory for the list, or suppression disabled: the primary still wins.
             }
         }
+        return primary;
     }
 
     /** Side-effect-free check that every read is still current (used when user code throws). */
@@ -707,22 +857,27 @@ public final class TxnContext extends Txn {
             indexed = false;
         }
         size = 0;
-        if (scratchTouchedCount != 0) {
-            recycleScratch();
+        try {
+            if (scratchTouchedCount != 0) {
+                recycleScratch();
+            }
+        } finally {
+            scratchTouchedCount = 0;
+            hasWrites = false;
+            hasInserts = false;
+            insertMarks = 0;
+            needsCleanup = false;
+            status = IDLE;
         }
-        hasWrites = false;
-        hasInserts = false;
-        insertMarks = 0;
-        needsCleanup = false;
-        status = IDLE;
     }
-
     private boolean firstWrite(Entry e) {
+        if (readOnly) {
+            // Checked before the WRITE flag: a read-only block nested in a writing transaction
+            // must refuse a write to an item the outer part already wrote.
+            throw new IllegalStateException("write inside a transaction declared read-only");
+        }
         if ((e.flags & Entry.WRITE) != 0) {
             return false;
-        }
-        if (readOnly) {
-            throw new IllegalStateException("write inside a transaction declared read-only");
         }
         hasWrites = true;
         return true;
@@ -755,15 +910,20 @@ public final class TxnContext extends Txn {
     }
 
     private void grow() {
+        // Allocate everything first, then assign: an OutOfMemoryError part-way leaves the context
+        // as it was (the caller's append fails, the attempt rolls back, the thread stays usable).
         int cap = entries.length << 1;
         Entry[] ne = Arrays.copyOf(entries, cap);
         for (int i = entries.length; i < cap; i++) {
             ne[i] = new Entry();
         }
+        TxItem[] ni = Arrays.copyOf(items, cap);
+        int[] nx = new int[cap * 2];
+        int[] ns = new int[cap];
         entries = ne;
-        items = Arrays.copyOf(items, cap);
-        index = new int[cap * 2];
-        slotOf = new int[cap];
+        items = ni;
+        index = nx;
+        slotOf = ns;
         if (indexed) {
             buildIndex();
         }
@@ -786,27 +946,6 @@ public final class TxnContext extends Txn {
         }
         idx[slot] = pos + 1;
         slotOf[pos] = slot;
-    }
-
-    private void backoff(int a) {
-        long cap = Math.min(backoffMaxNanos, backoffBaseNanos << Math.min(a, 20));
-        if (cap <= 0) {
-            return;
-        }
-        long x = rng;
-        x ^= x << 13;
-        x ^= x >>> 7;
-        x ^= x << 17;
-        rng = x;
-        long delay = (x >>> 1) % cap;
-        if (delay < SPIN_BACKOFF_LIMIT_NANOS) {
-            long end = System.nanoTime() + delay;
-            while (System.nanoTime() - end < 0) {
-                Thread.onSpinWait();
-            }
-        } else {
-            LockSupport.parkNanos(delay);
-        }
     }
 
     @SuppressWarnings("unchecked")
@@ -835,5 +974,13 @@ public final class TxnContext extends Txn {
     /** @return true while a transaction attempt of this context is running */
     public boolean isActive() {
         return status == ACTIVE;
+    }
+
+    /**
+     * @return true from the start of an attempt to its end: while the body runs, after it swallowed
+     *         a rollback (doomed), and while the attempt commits (commit-time updaters run then)
+     */
+    public boolean isInside() {
+        return status != IDLE;
     }
 }

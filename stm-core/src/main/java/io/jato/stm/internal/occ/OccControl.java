@@ -1,6 +1,7 @@
 package io.jato.stm.internal.occ;
 
 import io.jato.stm.AbortCause;
+import io.jato.stm.internal.Tunables;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Entry;
 import io.jato.stm.spi.LockBitWords;
@@ -21,7 +22,8 @@ import static io.jato.stm.internal.occ.OccWord.RETIRED;
  * commit is installing: the reader polls it up to the read spin bound, then aborts (READ_BUSY)
  * rather than wait behind a possibly slow writer. Writes are buffered in the access set.
  *
- * Commit: (1) lock every write item by CAS, in access order, giving up after the lock spin bound
+ * Commit: (1) lock every write item by CAS, in access order: the first lock waits up to the lock
+ * spin bound, every later one (this transaction now holds locks others may wait for) only briefly
  * (bounded spinning instead of sorting the write set, seed 002 §4.7); (2) read the epoch — after
  * the locks, which is the serialization point — and pick the TID: larger than every TID read or
  * overwritten and than this thread's last TID, and not below the current epoch's first TID; no
@@ -39,11 +41,13 @@ import static io.jato.stm.internal.occ.OccWord.RETIRED;
 public final class OccControl extends ConcurrencyControl {
     private final ProtocolContext context;
     private final int lockSpins;
+    private final int heldLockSpins;
     private final int readSpins;
 
     public OccControl(ProtocolContext context) {
         this.context = context;
         this.lockSpins = context.lockSpinLimit();
+        this.heldLockSpins = Math.min(lockSpins, Tunables.HELD_LOCK_SPINS);
         this.readSpins = context.readSpinLimit();
     }
 
@@ -59,7 +63,9 @@ public final class OccControl extends ConcurrencyControl {
 
     @Override
     public void begin(TxnContext txn) {
-        ((OccTxnState) txn.ccState()).maxSeen = 0;
+        OccTxnState s = (OccTxnState) txn.ccState();
+        s.maxSeen = 0;
+        s.holdsLock = false;
     }
 
     @Override
@@ -133,6 +139,14 @@ public final class OccControl extends ConcurrencyControl {
     @Override
     public AbortCause lock(TxnContext txn, Entry e) {
         TxItem item = e.item();
+        OccTxnState s = (OccTxnState) txn.ccState();
+        // Waiting is safe only while this transaction holds no lock: nobody can then be waiting
+        // for it, so no wait-for cycle runs through it. Once it holds one, the write set is locked
+        // in access order (no sort), and two transactions may each hold what the other wants —
+        // waiting then only burns the slices the holders need. So the first lock waits long
+        // (spin, then yield: a holder descheduled mid-commit gets to finish), and later locks
+        // spin briefly and give up (LOCK_BUSY), letting backoff break the cycle.
+        int limit = s.holdsLock ? heldLockSpins : lockSpins;
         for (int spins = 0;; ) {
             long w = item.wordVolatile();
             if ((w & RETIRED) != 0) {
@@ -142,18 +156,16 @@ public final class OccControl extends ConcurrencyControl {
                 if (item.casWord(w, w | LOCKED)) {
                     e.setLockedWord(w);
                     e.addFlags(Entry.LOCKED);
-                    OccTxnState s = (OccTxnState) txn.ccState();
+                    s.holdsLock = true;
                     long tid = w >>> OccWord.FLAG_BITS;
                     if (tid > s.maxSeen) {
                         s.maxSeen = tid;
                     }
                     return null;
                 }
-            } else if (++spins > lockSpins) {
+            } else if (++spins > limit) {
                 return AbortCause.LOCK_BUSY;
             }
-            // Spin first, then yield: on few cores the holder may be descheduled mid-commit, and
-            // aborting then (or spinning out its time slice) costs more than letting it finish.
             LockBitWords.pause(spins);
         }
     }

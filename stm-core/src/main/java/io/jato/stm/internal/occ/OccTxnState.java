@@ -6,4 +6,6 @@ final class OccTxnState {
     long maxSeen;
     /** The TID of this thread's last committed writing transaction. */
     long lastTid;
+    /** Whether this attempt's commit has locked an item yet (it then waits only briefly for more). */
+    boolean holdsLock;
 }
