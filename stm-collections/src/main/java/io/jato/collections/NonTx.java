@@ -10,7 +10,9 @@ final class NonTx {
     static void checkOutside(Stm stm) {
         if (stm.inTransaction()) {
             throw new IllegalStateException("non-transactional operation called inside a transaction of store '"
-                    + stm.name() + "'; use the transactional methods with the Txn instead");
+                    + stm.name() + "' (or from a commit-time updater, which runs while its transaction commits: "
+                    + "it would wait forever for the lock its own commit holds); use the transactional methods "
+                    + "with the Txn instead");
         }
     }
 }

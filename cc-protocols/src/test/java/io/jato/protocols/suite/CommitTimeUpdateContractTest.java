@@ -1,5 +1,9 @@
 package io.jato.protocols.suite;
 
+import io.jato.stm.StmStatistics;
+
+import io.jato.stm.AbortCause;
+
 import io.jato.collections.LongUpdater;
 import io.jato.collections.TxCounter;
 import io.jato.collections.TxHashMap;
@@ -326,5 +330,54 @@ class CommitTimeUpdateContractTest {
         assertNull(m.singleGet("b"));
         assertEquals("x", m.singleGet("a"));
         Quiescence.assertQuiescent(m, c);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource(PROTOCOLS)
+    @Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void anUpdaterThatCallsItsOwnObjectsSingleViewThrowsInsteadOfWaitingForever(String protocol) {
+        Stm stm = Protocols.store(protocol);
+        TxCounter c = new TxCounter(stm, 5);
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> stm.run(t -> c.update(t, v -> v + c.single().get())));
+        assertTrue(e.getMessage().contains("commit-time updater"), e.getMessage());
+        StmStatistics st = stm.statistics();
+        assertEquals(st.starts(), st.commits() + st.aborts(), st::toString);
+        assertEquals(1, st.aborts(AbortCause.USER_EXCEPTION), st::toString);
+        assertEquals(5, c.single().get());
+        Quiescence.assertQuiescent(c);
+        stm.run(t -> c.add(t, 1));
+        assertEquals(6, c.single().get());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource(PROTOCOLS)
+    void anUpdaterThatStartsATransactionIsToldItRunsWhileItsTransactionCommits(String protocol) {
+        Stm stm = Protocols.store(protocol);
+        TxCounter c = new TxCounter(stm, 5);
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> stm.run(t -> c.update(t, v -> stm.atomic(inner -> v + 1))));
+        assertTrue(e.getMessage().contains("while it commits"), e.getMessage());
+        assertEquals(5, c.single().get());
+        Quiescence.assertQuiescent(c);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource(PROTOCOLS)
+    void aThrowingCounterUpdaterIsCountedAndLeavesTheCountsConsistent(String protocol) {
+        Stm stm = Protocols.store(protocol);
+        TxCounter c = new TxCounter(stm, 5);
+        TxCounter d = new TxCounter(stm, 0);
+        assertThrows(ArithmeticException.class, () -> stm.run(t -> {
+            d.add(t, 1);
+            c.update(t, v -> Math.floorDiv(v, v - 5));
+        }));
+        StmStatistics st = stm.statistics();
+        assertEquals(1, st.starts(), st::toString);
+        assertEquals(1, st.aborts(AbortCause.USER_EXCEPTION), st::toString);
+        assertEquals(st.starts(), st.commits() + st.aborts(), st::toString);
+        assertEquals(5, c.single().get());
+        assertEquals(0, d.single().get());
+        Quiescence.assertQuiescent(c, d);
     }
 }

@@ -286,4 +286,47 @@ class TransactionLifecycleContractTest {
         assertFalse(s.pristine());
         Quiescence.assertQuiescent(s);
     }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource(SOURCE)
+    void theNonTransactionalViewThrowsInsideADoomedTransaction(String protocol, String type) {
+        Stm stm = Protocols.store(protocol);
+        Subject s = Subject.create(type, stm);
+        Throwable[] inside = new Throwable[2];
+        assertThrows(TxnAbortedException.class, () -> stm.run(txn -> {
+            try {
+                txn.abort();
+            } catch (Throwable swallowed) {
+                // a careless body swallows the library's rollback signal
+            }
+            inside[0] = thrownBy(s::singleRead);
+            inside[1] = thrownBy(s::singleWrite);
+        }));
+        for (Throwable t : inside) {
+            assertInstanceOf(IllegalStateException.class, t);
+        }
+        assertTrue(s.pristine(), s::describe);
+        Quiescence.assertQuiescent(s);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource(SOURCE)
+    void aWriteInAReadOnlyBlockNestedInAWritingTransactionThrows(String protocol, String type) {
+        Stm stm = Protocols.store(protocol);
+        Subject s = Subject.create(type, stm);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> stm.run(txn ->
+                stm.readOnly(inner -> {
+                    s.write(inner);
+                    return null;
+                })));
+        assertTrue(e.getMessage().contains("read-only"), e.getMessage());
+        assertTrue(s.pristine(), () -> "a write in a nested read-only block committed: " + s.describe());
+        // After the nested block the outer transaction may write again.
+        stm.run(txn -> {
+            stm.readOnly(s::read);
+            s.write(txn);
+        });
+        assertFalse(s.pristine());
+        Quiescence.assertQuiescent(s);
+    }
 }
