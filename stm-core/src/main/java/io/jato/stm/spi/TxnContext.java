@@ -639,11 +639,7 @@ public final class TxnContext extends Txn {
                     }
                 }
             }
-            if (cause != null) {
-                endAttempt(cause, null);
-                return cause;
-            }
-            if (writes) {
+            if (cause == null && writes) {
                 phase = PHASE_INSTALL;
                 for (int i = 0; i < n; i++) {
                     Entry e = es[i];
@@ -663,6 +659,10 @@ public final class TxnContext extends Txn {
             }
         } catch (Throwable t) {
             return commitFailed(t, phase, ts, done);
+        }
+        if (cause != null) {
+            endAttempt(cause, null);
+            return cause;
         }
         if (statistics) {
             commits++;
@@ -747,8 +747,9 @@ public final class TxnContext extends Txn {
 
     /**
      * Rolls back the current attempt: releases locks, lets the protocol finish, runs cleanups,
-     * counts the cause, and always leaves the context idle. A throwable from any of those steps is
-     * added to {@code primary} if there is one, else thrown once every step has run.
+     * counts the cause, and always leaves the context idle. With a {@code primary} throwable, that
+     * one is thrown at the end with any failure of those steps suppressed into it; without one, the
+     * first such failure is thrown once every step has run.
      */
     private void endAttempt(AbortCause cause, Throwable primary) {
         if (statistics) {
@@ -757,7 +758,7 @@ public final class TxnContext extends Txn {
         Throwable bug = releaseLocks(null);
         if (primary != null) {
             addSuppressed(primary, bug);
-            bug = null;
+            bug = primary;
         }
         finishAndClear(false, bug);
     }
