@@ -11,7 +11,9 @@ import java.util.stream.Stream;
  *
  * <p>Every protocol that {@link Stm#availableProtocols()} finds is tested, except those whose name
  * starts with {@value #BROKEN_PREFIX}: those are deliberately incorrect protocols registered by the
- * test sources only to prove that the suites can fail ({@code BrokenProtocolDetectionTest}), and
+ * test sources only to prove that the suites can fail ({@code BrokenProtocolDetectionTest}), those
+ * whose name starts with {@value #FAULTY_PREFIX}: the fault-injecting wrapper registered by the
+ * test sources for {@code FaultInjectionTest}, which wraps each of these protocols in turn, and
  * those running below serializability (names ending in {@value #SNAPSHOT_SUFFIX} or
  * {@value #REPEATABLE_READ_SUFFIX}): they allow anomalies by design and are tested on their own
  * ({@link #weaklyIsolated()}).
@@ -19,6 +21,8 @@ import java.util.stream.Stream;
 public final class Protocols {
     /** Name prefix of the deliberately broken protocols, excluded from {@link #all()}. */
     public static final String BROKEN_PREFIX = "test-broken-";
+    /** Name prefix of the fault-injecting test protocol, excluded from {@link #all()}. */
+    public static final String FAULTY_PREFIX = "test-faulty";
 
     /** Name suffix of protocols at snapshot isolation, excluded from {@link #all()}. */
     public static final String SNAPSHOT_SUFFIX = "-si";
@@ -39,7 +43,7 @@ public final class Protocols {
     /** @return the names of every correct protocol, sorted; fails if none is registered */
     public static List<String> correct() {
         List<String> names = Stm.availableProtocols().stream()
-                .filter(n -> !n.startsWith(BROKEN_PREFIX) && !isWeaklyIsolated(n))
+                .filter(n -> !isTestOnly(n) && !isWeaklyIsolated(n))
                 .collect(Collectors.toList());
         if (names.isEmpty()) {
             throw new IllegalStateException("no protocol registered: the suites would test nothing");
@@ -50,8 +54,13 @@ public final class Protocols {
     /** @return the names of the registered protocols below serializability, sorted */
     public static List<String> weaklyIsolated() {
         return Stm.availableProtocols().stream()
-                .filter(n -> !n.startsWith(BROKEN_PREFIX) && isWeaklyIsolated(n))
+                .filter(n -> !isTestOnly(n) && isWeaklyIsolated(n))
                 .collect(Collectors.toList());
+    }
+
+    /** @return true for the protocols the test sources register to test the suites and the core */
+    private static boolean isTestOnly(String name) {
+        return name.startsWith(BROKEN_PREFIX) || name.startsWith(FAULTY_PREFIX);
     }
 
     private static boolean isWeaklyIsolated(String name) {

@@ -3,6 +3,7 @@ package io.jato.protocols.suite;
 import io.jato.collections.TxLong;
 import io.jato.protocols.suite.Failures.Boom;
 import io.jato.protocols.suite.broken.NoValidationProtocol;
+import io.jato.protocols.suite.faulty.FaultyProtocol;
 import io.jato.stm.AbortCause;
 import io.jato.stm.Stm;
 import io.jato.stm.StmStatistics;
@@ -30,6 +31,9 @@ class StoreContractTest {
         assertTrue(all.contains("global-lock"), all::toString);
         assertTrue(all.contains(NoValidationProtocol.NAME), "the test service file registers the broken protocol");
         assertFalse(Protocols.correct().contains(NoValidationProtocol.NAME));
+        assertTrue(all.contains(FaultyProtocol.NAME), "the test service file registers the fault-injecting protocol");
+        assertFalse(Protocols.correct().contains(FaultyProtocol.NAME));
+        assertFalse(Protocols.weaklyIsolated().contains(FaultyProtocol.NAME));
         assertTrue(Protocols.correct().containsAll(List.of("occ", "global-lock")));
         assertEquals(all.stream().sorted().toList(), all, "availableProtocols() is sorted");
     }

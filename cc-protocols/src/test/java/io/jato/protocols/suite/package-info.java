@@ -2,7 +2,8 @@
  * The proof suites: written once, run against every registered protocol.
  *
  * <p>Every parameterized test takes its protocol names from {@link io.jato.protocols.suite.Protocols#all()}
- * ({@code Stm.availableProtocols()} minus the deliberately broken {@code test-broken-*} ones and
+ * ({@code Stm.availableProtocols()} minus the deliberately broken {@code test-broken-*} ones, the
+ * fault-injecting wrapper {@code test-faulty}, and
  * those below serializability, {@code *-si} and {@code *-rr}, which {@code WeakIsolationTest} covers), so a
  * new protocol registered as a {@code Protocol} service is tested by everything here without a
  * line of test code. The global-lock protocol is the oracle: it is trivially serializable, so a
@@ -25,6 +26,11 @@
  *   <li><b>Serializability checking</b> of randomized histories ({@code history} package), including
  *       range scans recorded as reads of what they saw and of the absence of the rest of their range
  *       ({@code RangeHistoryTest}).</li>
+ *   <li><b>Failure atomicity</b> ({@code FaultInjectionTest}, {@code FaultInjectionConcurrencyTest}):
+ *       a fault-injecting protocol wrapping each protocol in turn and a fault-injecting participant
+ *       ({@code faulty} package) throw at every call of every commit hook, for every data type;
+ *       afterwards nothing half-done is visible, nothing is locked, the statistics add up, and a
+ *       reader that overlapped a commit failing while it installed is retried.</li>
  *   <li><b>Proof that the suites can fail</b>: {@code BrokenProtocolDetectionTest} runs the
  *       scenarios and the checker against {@code test-broken-no-validation} (OCC without read
  *       validation, {@code broken} package) and requires each to catch it.</li>

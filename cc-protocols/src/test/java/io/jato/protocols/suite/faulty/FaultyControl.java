@@ -1,0 +1,438 @@
+package io.jato.protocols.suite.faulty;
+
+import io.jato.stm.AbortCause;
+import io.jato.stm.spi.ConcurrencyControl;
+import io.jato.stm.spi.Entry;
+import io.jato.stm.spi.LongItem;
+import io.jato.stm.spi.RefItem;
+import io.jato.stm.spi.TxItem;
+import io.jato.stm.spi.TxnContext;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A protocol instance that delegates every call to a real one and throws an armed {@code Throwable}
+ * at the k-th call of an armed {@link Hook}, {@link When before or after} delegating. Only calls
+ * made by the thread that armed it count and fire, so other threads of the same store (a
+ * concurrent reader) run the real protocol untouched. The fault fires once; every later call
+ * delegates.
+ *
+ * <p>Where a hook may throw is chosen by what the contract lets the core repair. {@code begin}
+ * throws only before delegating: a begin that throws must leave nothing acquired. {@code unlock}
+ * and {@code finish} throw only after delegating: the item or store lock is then released and the
+ * core must still run every other unlock, finish and cleanup and surface the throwable; a protocol
+ * that throws before releasing its own lock leaves it held, which no driver can repair. The commit
+ * hooks ({@code lock}, {@code commitTimestamp}, {@code validate}, {@code install}, {@code publish}),
+ * the value hooks the installs and commit-time updaters call ({@code lockedRef}/{@code lockedLong},
+ * {@code installRef}/{@code installLong}) and the execution-time reads ({@code readRef},
+ * {@code readLong}, {@code observe}) throw on either side. {@code unlockChanged} never throws (its
+ * contract forbids it).
+ */
+public final class FaultyControl extends ConcurrencyControl {
+
+    /** The hooks a fault can be armed at. */
+    public enum Hook {
+        BEGIN(When.BEFORE),
+        /** The execution-time reads: {@code readRef}, {@code readLong} and {@code observe}. */
+        READ(When.BEFORE, When.AFTER),
+        LOCK(When.BEFORE, When.AFTER),
+        COMMIT_TIMESTAMP(When.BEFORE, When.AFTER),
+        VALIDATE(When.BEFORE, When.AFTER),
+        INSTALL(When.BEFORE, When.AFTER),
+        /** {@code lockedRef} and {@code lockedLong}: commit-time updaters and built-in installs read the locked value. */
+        LOCKED_VALUE(When.BEFORE, When.AFTER),
+        /** {@code installRef} and {@code installLong}: every value write of a commit's installs. */
+        INSTALL_VALUE(When.BEFORE, When.AFTER),
+        PUBLISH(When.BEFORE, When.AFTER),
+        UNLOCK(When.AFTER),
+        FINISH(When.AFTER);
+
+        private final When[] whens;
+
+        Hook(When... whens) {
+            this.whens = whens;
+        }
+
+        /** @return where this hook may throw: before delegating, after, or both */
+        public When[] whens() {
+            return whens.clone();
+        }
+    }
+
+    /** Whether the fault fires before the real protocol's call or after it returned. */
+    public enum When {
+        BEFORE, AFTER
+    }
+
+    private final ConcurrencyControl inner;
+
+    // The plan and the counters are used by the armed thread only (arm on the thread that runs
+    // the transaction; read the results on it, or after joining it).
+    private volatile Thread armed;
+    private Hook hook;
+    private int k;
+    private When when;
+    private Throwable throwable;
+    private final int[] calls = new int[Hook.values().length];
+    private int unlockChangedCalls;
+    private boolean fired;
+    private int firedAttempt = -1;
+    private boolean finishCommitted;
+    private int installsAtFire;
+
+    FaultyControl(ConcurrencyControl inner) {
+        this.inner = Objects.requireNonNull(inner, "inner");
+    }
+
+    /** @return the real protocol instance every call is delegated to */
+    public ConcurrencyControl inner() {
+        return inner;
+    }
+
+    /**
+     * Arms a fault for the calling thread: the {@code k}-th call (from 1) of {@code hook} from now on
+     * throws {@code t}, {@code when} relative to the real call. Resets the call counters.
+     *
+     * @throws IllegalArgumentException if {@code hook} cannot throw {@code when} (see the class comment)
+     */
+    public void arm(Hook hook, int k, When when, Throwable t) {
+        if (!Arrays.asList(hook.whens).contains(when)) {
+            throw new IllegalArgumentException(hook + " does not throw " + when + " delegating");
+        }
+        if (k < 1) {
+            throw new IllegalArgumentException("k counts from 1, got " + k);
+        }
+        this.hook = hook;
+        this.k = k;
+        this.when = when;
+        this.throwable = Objects.requireNonNull(t, "t");
+        resetCounters();
+        armed = Thread.currentThread();
+    }
+
+    /** Counts the calling thread's hook calls from now on without ever firing. */
+    public void countOnly() {
+        this.hook = null;
+        this.throwable = null;
+        resetCounters();
+        armed = Thread.currentThread();
+    }
+
+    /** Stops counting and firing. */
+    public void disarm() {
+        armed = null;
+        hook = null;
+        throwable = null;
+    }
+
+    private void resetCounters() {
+        Arrays.fill(calls, 0);
+        unlockChangedCalls = 0;
+        fired = false;
+        firedAttempt = -1;
+        finishCommitted = false;
+        installsAtFire = 0;
+    }
+
+    /** @return how many times the armed thread called {@code h} since {@link #arm} or {@link #countOnly} */
+    public int calls(Hook h) {
+        return calls[h.ordinal()];
+    }
+
+    /** @return how many times the armed thread's commits called {@link #unlockChanged} */
+    public int unlockChangedCalls() {
+        return unlockChangedCalls;
+    }
+
+    /** @return true once the armed fault has been thrown */
+    public boolean fired() {
+        return fired;
+    }
+
+    /** @return the attempt (from 0) of the transaction the fault was thrown in, or -1 */
+    public int firedAttempt() {
+        return firedAttempt;
+    }
+
+    /** @return how many {@code install} calls the armed thread had made when the fault fired (0: not installing yet) */
+    public int installsAtFire() {
+        return installsAtFire;
+    }
+
+    /** @return the {@code committed} argument of the {@code finish} call that fired */
+    public boolean finishCommitted() {
+        return finishCommitted;
+    }
+
+    /** Counts a call of {@code h}; @return true if this call is the one that must throw. */
+    private boolean hit(Hook h) {
+        if (Thread.currentThread() != armed) {
+            return false;
+        }
+        int n = ++calls[h.ordinal()];
+        return h == hook && n == k && !fired;
+    }
+
+    private RuntimeException fire(TxnContext txn) {
+        fired = true;
+        firedAttempt = txn == null ? -1 : txn.attempt();
+        installsAtFire = calls[Hook.INSTALL.ordinal()];
+        throw FaultyControl.<RuntimeException>sneaky(throwable);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E sneaky(Throwable t) throws E {
+        throw (E) t;
+    }
+
+    // ------------------------------------------------------------------ faultable hooks
+
+    @Override
+    public void begin(TxnContext txn) {
+        if (hit(Hook.BEGIN)) {
+            throw fire(txn);
+        }
+        inner.begin(txn);
+    }
+
+    @Override
+    public AbortCause lock(TxnContext txn, Entry e) {
+        boolean hit = hit(Hook.LOCK);
+        if (hit && when == When.BEFORE) {
+            throw fire(txn);
+        }
+        AbortCause c = inner.lock(txn, e);
+        if (hit) {
+            throw fire(txn);
+        }
+        return c;
+    }
+
+    @Override
+    public long commitTimestamp(TxnContext txn, boolean readOnly) {
+        boolean hit = hit(Hook.COMMIT_TIMESTAMP);
+        if (hit && when == When.BEFORE) {
+            throw fire(txn);
+        }
+        long ts = inner.commitTimestamp(txn, readOnly);
+        if (hit) {
+            throw fire(txn);
+        }
+        return ts;
+    }
+
+    @Override
+    public AbortCause validate(TxnContext txn, Entry e, long commitTimestamp) {
+        boolean hit = hit(Hook.VALIDATE);
+        if (hit && when == When.BEFORE) {
+            throw fire(txn);
+        }
+        AbortCause c = inner.validate(txn, e, commitTimestamp);
+        if (hit) {
+            throw fire(txn);
+        }
+        return c;
+    }
+
+    @Override
+    public void install(TxnContext txn, Entry e, long commitTimestamp) {
+        boolean hit = hit(Hook.INSTALL);
+        if (hit && when == When.BEFORE) {
+            throw fire(txn);
+        }
+        inner.install(txn, e, commitTimestamp);
+        if (hit) {
+            throw fire(txn);
+        }
+    }
+
+    @Override
+    public void publish(TxnContext txn, Entry e, long commitTimestamp) {
+        boolean hit = hit(Hook.PUBLISH);
+        if (hit && when == When.BEFORE) {
+            throw fire(txn);
+        }
+        inner.publish(txn, e, commitTimestamp);
+        if (hit) {
+            throw fire(txn);
+        }
+    }
+
+    @Override
+    public void unlock(TxnContext txn, Entry e) {
+        boolean hit = hit(Hook.UNLOCK);
+        inner.unlock(txn, e);
+        if (hit) {
+            throw fire(txn);
+        }
+    }
+
+    @Override
+    public void finish(TxnContext txn, boolean committed) {
+        boolean hit = hit(Hook.FINISH);
+        inner.finish(txn, committed);
+        if (hit) {
+            finishCommitted = committed;
+            throw fire(txn);
+        }
+    }
+
+    @Override
+    public Object readRef(TxnContext txn, RefItem item, Entry e) {
+        boolean hit = hit(Hook.READ);
+        if (hit && when == When.BEFORE) {
+            throw fire(txn);
+        }
+        Object v = inner.readRef(txn, item, e);
+        if (hit) {
+            throw fire(txn);
+        }
+        return v;
+    }
+
+    @Override
+    public long readLong(TxnContext txn, LongItem item, Entry e) {
+        boolean hit = hit(Hook.READ);
+        if (hit && when == When.BEFORE) {
+            throw fire(txn);
+        }
+        long v = inner.readLong(txn, item, e);
+        if (hit) {
+            throw fire(txn);
+        }
+        return v;
+    }
+
+    @Override
+    public void observe(TxnContext txn, TxItem item, Entry e) {
+        boolean hit = hit(Hook.READ);
+        if (hit && when == When.BEFORE) {
+            throw fire(txn);
+        }
+        inner.observe(txn, item, e);
+        if (hit) {
+            throw fire(txn);
+        }
+    }
+
+    @Override
+    public Object lockedRef(RefItem item) {
+        boolean hit = hit(Hook.LOCKED_VALUE);
+        if (hit && when == When.BEFORE) {
+            throw fire(null);
+        }
+        Object v = inner.lockedRef(item);
+        if (hit) {
+            throw fire(null);
+        }
+        return v;
+    }
+
+    @Override
+    public long lockedLong(LongItem item) {
+        boolean hit = hit(Hook.LOCKED_VALUE);
+        if (hit && when == When.BEFORE) {
+            throw fire(null);
+        }
+        long v = inner.lockedLong(item);
+        if (hit) {
+            throw fire(null);
+        }
+        return v;
+    }
+
+    @Override
+    public void installRef(RefItem item, Object value) {
+        boolean hit = hit(Hook.INSTALL_VALUE);
+        if (hit && when == When.BEFORE) {
+            throw fire(null);
+        }
+        inner.installRef(item, value);
+        if (hit) {
+            throw fire(null);
+        }
+    }
+
+    @Override
+    public void installLong(LongItem item, long value) {
+        boolean hit = hit(Hook.INSTALL_VALUE);
+        if (hit && when == When.BEFORE) {
+            throw fire(null);
+        }
+        inner.installLong(item, value);
+        if (hit) {
+            throw fire(null);
+        }
+    }
+
+    @Override
+    public void unlockChanged(TxnContext txn, Entry e, long commitTimestamp) {
+        if (Thread.currentThread() == armed) {
+            unlockChangedCalls++;
+        }
+        inner.unlockChanged(txn, e, commitTimestamp);
+    }
+
+    // ------------------------------------------------------------------ plain delegation
+
+    @Override
+    public String name() {
+        return FaultyProtocol.NAME;
+    }
+
+    @Override
+    public Object newTxnState(TxnContext txn) {
+        return inner.newTxnState(txn);
+    }
+
+    @Override
+    public AbortCause onWrite(TxnContext txn, Entry e) {
+        return inner.onWrite(txn, e);
+    }
+
+    @Override
+    public boolean isCurrent(TxnContext txn, Entry e) {
+        return inner.isCurrent(txn, e);
+    }
+
+    @Override
+    public void retire(TxnContext txn, Entry e, long commitTimestamp) {
+        inner.retire(txn, e, commitTimestamp);
+    }
+
+    @Override
+    public long lockNonTx(TxItem item) {
+        return inner.lockNonTx(item);
+    }
+
+    @Override
+    public void unlockNonTx(TxItem item, long lockedWord, boolean changed, boolean retire) {
+        inner.unlockNonTx(item, lockedWord, changed, retire);
+    }
+
+    @Override
+    public Object loadRef(RefItem item) {
+        return inner.loadRef(item);
+    }
+
+    @Override
+    public long loadLong(LongItem item) {
+        return inner.loadLong(item);
+    }
+
+    @Override
+    public boolean isLocked(TxItem item) {
+        return inner.isLocked(item);
+    }
+
+    @Override
+    public String checkQuiescent(TxItem item) {
+        return inner.checkQuiescent(item);
+    }
+
+    @Override
+    public boolean isRetired(TxItem item) {
+        return inner.isRetired(item);
+    }
+}
