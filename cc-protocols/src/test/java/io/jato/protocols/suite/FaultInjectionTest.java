@@ -209,10 +209,6 @@ class FaultInjectionTest {
      * attempt aborts (READ_VALIDATION), releasing its locks and finishing; the throwable must
      * reach the caller, the attempt not be retried, and the abort be counted once.
      */
-    @Disabled("core bug: TxnContext.commit() ends an aborted attempt (endAttempt(cause, null)) inside its own "
-            + "try block, so a throwable from the abort path's unlock, finish or cleanup is caught as a commit "
-            + "failure: the abort is counted twice (starts != commits + aborts), finish and the releases run "
-            + "twice (global-lock: IllegalMonitorStateException replaces the throwable); see the report")
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("abortPathCases")
     void aProtocolThatThrowsWhileAnAttemptAbortsLeavesNothingHalfDone(String protocol, Hook hook, String type) {
@@ -470,9 +466,6 @@ class FaultInjectionTest {
     }
 
     /** The participant's cleanup throws after an aborted attempt: not retried, nothing visible, the abort counted once. */
-    @Disabled("core bug: TxnContext.commit() ends an aborted attempt (endAttempt(cause, null)) inside its own "
-            + "try block, so a cleanup that throws on the abort path is caught as a commit failure: the abort is "
-            + "counted twice and finish runs twice (global-lock: IllegalMonitorStateException); see the report")
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("protocolsAndTypes")
     void aCleanupThatThrowsAfterAnAbortedAttemptLeavesNothingHalfDone(String protocol, String type) {
@@ -502,9 +495,6 @@ class FaultInjectionTest {
      * from a commit-time updater, an install that failed) must not replace it: the first throwable
      * reaches the caller, the later ones are suppressed into it, and every step still runs.
      */
-    @Disabled("core bug: TxnContext.endAttempt(cause, primary) adds only the unlock failures to the primary "
-            + "throwable; one from the protocol's finish or a participant's cleanup is thrown instead of it "
-            + "(finishAndClear(false, null)), so the caller loses the original exception; see the report")
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("protocolsAndTypes")
     void aFinishOrCleanupThatThrowsAfterAnotherFailureIsSuppressedIntoIt(String protocol, String type) {
