@@ -3,6 +3,7 @@ package io.jato.workloads;
 import io.jato.stm.Stm;
 import io.jato.workloads.none.NoneProtocol;
 import io.jato.workloads.tpcc.TpccCommand;
+import io.jato.workloads.transfer.TransferCommand;
 import io.jato.workloads.ycsb.YcsbCommand;
 
 import java.io.IOException;
@@ -32,7 +33,7 @@ public final class Main {
     /** Exit status of a command line that cannot be run. */
     public static final int EXIT_USAGE = 2;
 
-    private static final List<WorkloadCommand> COMMANDS = List.of(new TpccCommand(), new YcsbCommand());
+    private static final List<WorkloadCommand> COMMANDS = List.of(new TpccCommand(), new YcsbCommand(), new TransferCommand());
 
     private static final List<Option> RUN_OPTIONS = List.of(
             Option.valued("protocol", "NAME", "concurrency-control protocol (default occ; see 'jato protocols')"),
@@ -41,6 +42,7 @@ public final class Main {
             Option.valued("warmup", "SECONDS", "run time before measuring starts (default 2)"),
             Option.valued("seed", "N", "seed for every random choice (default: random; printed in the report)"),
             Option.valued("json", "FILE", "also write the results as JSON to FILE"),
+            Option.flag("interrupt", "keep every worker's interrupt flag set (a pending interrupt must not slow the store)"),
             Option.flag("help", "show this help"));
 
     private static final int MAX_THREADS = 4096;
@@ -122,7 +124,7 @@ public final class Main {
             }
             // Without concurrency control, loading must be single-threaded too.
             settings = new Runner.Settings(threads, seconds(warmup), seconds(duration),
-                    noCc ? 1 : Math.max(1, Runtime.getRuntime().availableProcessors()));
+                    noCc ? 1 : Math.max(1, Runtime.getRuntime().availableProcessors()), o.has("interrupt"));
             stm = Stm.builder().protocol(protocol).build();
             workload = command.create(o, stm, seed);
         } catch (UsageException e) {

@@ -9,7 +9,9 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -59,8 +61,15 @@ public final class Runner {
      * @param warmupNanos run time before measuring (may be 0)
      * @param durationNanos measured run time (positive)
      * @param loadThreads threads used for loading
+     * @param interrupt   keep every worker's interrupt flag set: set before each transaction, so a
+     *                    pending interrupt is always there (measures that it changes nothing)
      */
-    public record Settings(int threads, long warmupNanos, long durationNanos, int loadThreads) {
+    public record Settings(int threads, long warmupNanos, long durationNanos, int loadThreads, boolean interrupt) {
+        /** Settings without interrupts. */
+        public Settings(int threads, long warmupNanos, long durationNanos, int loadThreads) {
+            this(threads, warmupNanos, durationNanos, loadThreads, false);
+        }
+
         public Settings {
             if (threads < 1 || loadThreads < 1 || warmupNanos < 0 || durationNanos <= 0) {
                 throw new IllegalArgumentException("bad runner settings: " + threads + " threads, " + loadThreads
@@ -204,7 +213,12 @@ public final class Runner {
         }
         MemoryUsage end = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
         RunResult.Heap heap = new RunResult.Heap(end.getUsed(), loadedHeap, end.getMax());
-        return new RunResult(workload.name(), workload.parameters(), stm.protocol(), n, seed, loadNanos,
+        Map<String, Object> parameters = workload.parameters();
+        if (settings.interrupt()) {
+            parameters = new LinkedHashMap<>(parameters);
+            parameters.put("interrupt", true);
+        }
+        return new RunResult(workload.name(), parameters, stm.protocol(), n, seed, loadNanos,
                 measureStart - start, measureEnd - measureStart, commits, rolledBack, after.minus(before), latency,
                 perType, check, heap);
     }
@@ -249,6 +263,7 @@ public final class Runner {
             ready.countDown();
         }
         awaitUninterruptibly(go);
+        final boolean interrupt = settings.interrupt();
         try {
             for (;;) {
                 int p = phase;
@@ -258,6 +273,9 @@ public final class Runner {
                 boolean typed = p == MEASURE && types != 0;
                 if (typed) {
                     stm.copyThreadCounters(st.countersBefore);
+                }
+                if (interrupt) {
+                    Thread.currentThread().interrupt();
                 }
                 long t0 = System.nanoTime();
                 boolean committed = worker.runOne();

@@ -62,7 +62,7 @@ class MainTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "zzz                              | unknown command 'zzz'; commands: tpcc, ycsb, protocols",
+            "zzz                              | unknown command 'zzz'; commands: tpcc, ycsb, transfer, protocols",
             "--threads 2                      | expected a command before option '--threads'",
             "ycsb --bogus 1                   | unknown option '--bogus'",
             "ycsb -t 2                        | unknown option '-t'",

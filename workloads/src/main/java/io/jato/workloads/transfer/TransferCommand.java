@@ -1,0 +1,49 @@
+package io.jato.workloads.transfer;
+
+import io.jato.stm.Stm;
+import io.jato.workloads.Option;
+import io.jato.workloads.Options;
+import io.jato.workloads.UsageException;
+import io.jato.workloads.Workload;
+import io.jato.workloads.WorkloadCommand;
+
+import java.util.List;
+
+/** The {@code transfer} subcommand: validates its options and creates a {@link TransferWorkload}. */
+public final class TransferCommand implements WorkloadCommand {
+    /** Accounts are {@code TxLong} boxes of about 50 bytes each. */
+    public static final int MAX_ACCOUNTS = 1 << 24;
+
+    @Override
+    public String name() {
+        return "transfer";
+    }
+
+    @Override
+    public String summary() {
+        return "bank transfers between two random accounts (TxLong boxes): contention and oversubscription";
+    }
+
+    @Override
+    public String description() {
+        return """
+                Each transaction picks two distinct accounts uniformly at random, reads both and moves
+                a random amount from one to the other: two reads, two writes, written in the order
+                the accounts were drawn, so opposite transfers lock in opposite orders. With the
+                default two accounts every pair of transactions conflicts. With 4 or 8 threads on 2
+                cores, and with the runner's --interrupt, it shows how the store copes with lock
+                holders that are descheduled and with pending interrupts. After the run the check
+                verifies that the total balance is unchanged.""";
+    }
+
+    @Override
+    public List<Option> options() {
+        return List.of(Option.valued("accounts", "N", "accounts (default 2)"));
+    }
+
+    @Override
+    public Workload create(Options o, Stm stm, long seed) throws UsageException {
+        int accounts = o.intValue("accounts", 2, 2, MAX_ACCOUNTS);
+        return new TransferWorkload(stm, accounts, seed);
+    }
+}
