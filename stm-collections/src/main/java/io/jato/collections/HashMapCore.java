@@ -81,6 +81,14 @@ abstract class HashMapCore<N extends RefItem> {
     /** Unlinks a node whose delete is being installed; a no-op if it is not linked. */
     abstract void unlink(N node);
 
+    /**
+     * Makes room in the index for one more node, before any commit links it (see
+     * {@link io.jato.collections.internal.hash.LongNodeIndex#reserve}): growth allocates, which a
+     * commit's install must not. Default: nothing to reserve.
+     */
+    void reserveInsert() {
+    }
+
     /** @return whether a node with {@code node}'s key is linked (called with the key's stripe locked) */
     abstract boolean keyLinked(N node);
 
@@ -245,6 +253,7 @@ abstract class HashMapCore<N extends RefItem> {
      * current head); {@code stripeEntry} exists because locate observed the stripe.
      */
     final void bufferInsert(TxnContext ctx, Entry stripeEntry, N fresh, Object entryKey, Object value) {
+        reserveInsert();
         Entry ne = ctx.appendInsert(fresh);
         ctx.markInserts(insertMark);
         ctx.writeCustom(ne, participant, entryKey, value);
@@ -288,8 +297,12 @@ abstract class HashMapCore<N extends RefItem> {
             return RETRY;
         }
         Object old = cc.lockedRef(n);
-        cc.installRef(n, value);
-        cc.unlockNonTx(n, w, true, false);
+        try {
+            cc.installRef(n, value);
+        } finally {
+            // Always a new version: if the store failed half-way the value may have changed.
+            cc.unlockNonTx(n, w, true, false);
+        }
         return old;
     }
 
@@ -300,9 +313,18 @@ abstract class HashMapCore<N extends RefItem> {
             return RETRY;
         }
         Object old = cc.lockedRef(n);
-        cc.installRef(n, REMOVED);
-        unlink(n);
-        cc.unlockNonTx(n, w, true, true);
+        boolean removed = false;
+        try {
+            cc.installRef(n, REMOVED);
+            unlink(n);
+            removed = true;
+        } finally {
+            if (!removed) {
+                // A linked node must never hold the deleted marker: lookups would loop on it.
+                cc.installRef(n, old);
+            }
+            cc.unlockNonTx(n, w, true, removed);
+        }
         return old;
     }
 
@@ -313,6 +335,7 @@ abstract class HashMapCore<N extends RefItem> {
      * @return whether {@code fresh} was linked (if not, the caller looks the key up again)
      */
     final boolean insertNonTx(ConcurrencyControl cc, TxItem stripe, N fresh, Object value) {
+        reserveInsert();
         long sw = cc.lockNonTx(stripe);
         boolean inserted = false;
         try {
@@ -325,6 +348,28 @@ abstract class HashMapCore<N extends RefItem> {
             cc.unlockNonTx(stripe, sw, inserted, false);
         }
         return inserted;
+    }
+
+    /**
+     * Installs a delete: the node gets the deleted marker, is retired and unlinked - all or nothing.
+     * A throw half-way (an error of the VM or the protocol) puts the old value back and clears the
+     * retire flag: a node still linked must never hold the marker, or every lookup of its key would
+     * find it, see it deleted and look again, forever.
+     */
+    private void deleteInstall(TxnContext txn, ConcurrencyControl cc, Entry e, N n, long commitTimestamp) {
+        Object old = cc.lockedRef(n);
+        boolean done = false;
+        try {
+            cc.installRef(n, REMOVED);
+            cc.retire(txn, e, commitTimestamp);
+            unlink(n);
+            done = true;
+        } finally {
+            if (!done) {
+                e.clearFlags(Entry.RETIRE);
+                cc.installRef(n, old);
+            }
+        }
     }
 
     /** Installs node writes at commit, with every write item of the transaction locked. */
@@ -361,9 +406,7 @@ abstract class HashMapCore<N extends RefItem> {
                             + " present at insert although its absence stripe validated");
                 }
             } else if (v == ABSENT) {
-                cc.installRef(n, REMOVED);
-                cc.retire(txn, e, commitTimestamp);
-                unlink(n);
+                deleteInstall(txn, cc, e, n, commitTimestamp);
             } else {
                 cc.installRef(n, v);
             }

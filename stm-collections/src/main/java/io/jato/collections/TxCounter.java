@@ -135,8 +135,11 @@ public final class TxCounter {
             NonTx.checkOutside(owner.stm);
             var cc = owner.stm.concurrencyControl();
             long w = cc.lockNonTx(owner.cell);
-            cc.installLong(owner.cell, cc.lockedLong(owner.cell) + delta);
-            cc.unlockNonTx(owner.cell, w, true, false);
+            try {
+                cc.installLong(owner.cell, cc.lockedLong(owner.cell) + delta);
+            } finally {
+                cc.unlockNonTx(owner.cell, w, true, false);
+            }
         }
 
         /** Applies {@code updater} atomically to the latest value. */

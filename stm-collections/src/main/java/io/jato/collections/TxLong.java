@@ -70,8 +70,11 @@ public final class TxLong {
             NonTx.checkOutside(owner.stm);
             var cc = owner.stm.concurrencyControl();
             long w = cc.lockNonTx(owner.cell);
-            cc.installLong(owner.cell, value);
-            cc.unlockNonTx(owner.cell, w, true, false);
+            try {
+                cc.installLong(owner.cell, value);
+            } finally {
+                cc.unlockNonTx(owner.cell, w, true, false);
+            }
         }
     }
 }

@@ -286,6 +286,11 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
     }
 
     @Override
+    void reserveInsert() {
+        index.reserve(1);
+    }
+
+    @Override
     boolean keyLinked(Node node) {
         return index.get(node.key) != null;
     }

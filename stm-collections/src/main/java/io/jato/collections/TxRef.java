@@ -84,8 +84,11 @@ public final class TxRef<V> {
             NonTx.checkOutside(ref.stm);
             var cc = ref.stm.concurrencyControl();
             long w = cc.lockNonTx(ref.cell);
-            cc.installRef(ref.cell, value);
-            cc.unlockNonTx(ref.cell, w, true, false);
+            try {
+                cc.installRef(ref.cell, value);
+            } finally {
+                cc.unlockNonTx(ref.cell, w, true, false);
+            }
         }
     }
 }

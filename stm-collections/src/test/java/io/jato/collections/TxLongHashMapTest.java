@@ -183,6 +183,33 @@ class TxLongHashMapTest {
     }
 
     @Test
+    void linkingNeverResizesSoACommitNeverAllocatesInIt() {
+        // A commit links its inserts with its locks held: a resize there could fail (out of
+        // memory) where nothing can be undone, and copies a table under the commit's locks.
+        LongNodeIndex index = new LongNodeIndex(0);
+        int cap = index.capacity();
+        for (long k = 0; k < 1000; k++) {
+            assertNull(index.putIfAbsent(new LongNodeIndex.Node(k)));
+        }
+        assertEquals(cap, index.capacity(), "putIfAbsent resized");
+        for (long k = 0; k < 1000; k++) {
+            assertEquals(k, index.get(k).key);
+        }
+        index.reserve(1);
+        assertTrue(index.capacity() >= 1000, "reserve grows to the load factor: " + index.capacity());
+        // Through the map: the table is grown while the inserting transaction runs, before commit.
+        Stm stm = Stm.create();
+        TxLongHashMap<Long> m = new TxLongHashMap<>(stm);
+        for (long k = 0; k < 2000; k++) {
+            long key = k;
+            stm.run(t -> m.put(t, key, key));
+        }
+        for (long k = 0; k < 2000; k++) {
+            assertEquals(k, m.single().get(k));
+        }
+    }
+
+    @Test
     void theIndexSpreadsPackedKeysAndGrows() {
         LongNodeIndex index = new LongNodeIndex(0);
         assertEquals(16, index.capacity());
@@ -191,6 +218,7 @@ class TxLongHashMapTest {
             for (long d = 0; d < 10; d++) {
                 for (long o = 0; o < 30; o++) {
                     LongNodeIndex.Node n = new LongNodeIndex.Node(packed(w, d, o));
+                    index.reserve(1);   // growth happens here, never inside putIfAbsent
                     assertNull(index.putIfAbsent(n));
                     nodes.add(n);
                 }
@@ -311,6 +339,7 @@ class TxLongHashMapTest {
                         m.put(t, keys[j], (long) j);
                     }
                 });
+                rawIndex.reserve(to - from);
                 for (int j = from; j < to; j++) {
                     rawIndex.putIfAbsent(rawNodes[j]);
                 }

@@ -9,7 +9,6 @@ import io.jato.protocols.suite.faulty.FaultyProtocol;
 import io.jato.records.RecordLayout;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -195,10 +194,6 @@ class FaultInjectionConcurrencyTest {
      * present or absent. The lookup runs on a daemon thread so that the test can fail instead of
      * hanging: with the bug it never returns.
      */
-    @Disabled("data-type bug: HashMapCore.Participant.install and SortedIndex.Participant.install store REMOVED "
-            + "in the node before unlinking it; a throw in between leaves the node linked with value REMOVED, and "
-            + "TxHashMap/TxLongHashMap.locate and SortedIndex.locate then re-read the same node forever (the "
-            + "looking-up thread spins at 100% CPU until the JVM exits); see the report")
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("protocolsAndMaps")
     void aLookupAfterADeleteWhoseInstallFailedHalfwayReturns(String protocol, String kind) throws InterruptedException {

@@ -11,7 +11,6 @@ import io.jato.protocols.suite.faulty.FaultyProtocol;
 import io.jato.stm.AbortCause;
 import io.jato.stm.Stm;
 import io.jato.stm.StmStatistics;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,9 +60,6 @@ import static org.junit.jupiter.api.Assertions.fail;
  * the statistics add up (starts == commits + aborts) with the failure counted once, by the right
  * cause; and the thread runs a new transaction over the same objects that commits on what it
  * reads. The overlap with a concurrent reader is {@code FaultInjectionConcurrencyTest}.
- *
- * <p>The {@code @Disabled} tests fail on the current core and data types (each says why); they
- * pass once the bugs they name are fixed, and must then be enabled.
  */
 @Timeout(120)
 class FaultInjectionTest {
@@ -194,10 +190,6 @@ class FaultInjectionTest {
      * installRef that throws after storing the value: inside a map's delete install, the node
      * then holds the deleted marker but is still linked (the unlink never ran).
      */
-    @Disabled("data-type bug: a throw between HashMapCore.Participant.install's (and SortedIndex.Participant"
-            + ".install's) installRef(node, REMOVED) and unlink(node) leaves a linked node whose value is "
-            + "REMOVED: checkQuiescent reports it and every transactional lookup of the key loops forever "
-            + "(locate re-reads the same linked node); see FaultInjectionConcurrencyTest and the report")
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("protocolsAndTypes")
     void anInstallRefThatThrowsAfterStoringLeavesNothingHalfDone(String protocol, String type) {

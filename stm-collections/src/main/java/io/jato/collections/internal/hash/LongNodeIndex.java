@@ -74,7 +74,7 @@ public final class LongNodeIndex {
     /** Number of linked nodes. Written under {@link #lock}; read racily as an estimate. */
     private volatile int size;
     /** Resize when {@link #size} exceeds this; only touched under {@link #lock}. */
-    private int threshold;
+    private int threshold;  // guarded by lock; read racily by reserve's fast check (a hint only)
     /** Serializes all structural changes; lookups never take it. */
     private final Object lock = new Object();
 
@@ -135,7 +135,11 @@ public final class LongNodeIndex {
 
     /**
      * Links {@code node} unless a node with its key is linked already. The node must not be linked
-     * in any index and must be fully initialized: it becomes visible to readers here.
+     * in any index and must be fully initialized: it becomes visible to readers here. Never
+     * allocates and never resizes: a transaction's commit links its inserts here with its locks
+     * held, where a failed allocation could not be undone; the table grows in {@link #reserve},
+     * which inserting code calls before it commits (the load factor may be exceeded meanwhile,
+     * which only lengthens chains).
      *
      * @return the node already linked for the key (then {@code node} is not linked), or null
      */
@@ -153,12 +157,27 @@ public final class LongNodeIndex {
             }
             NEXT.setRelease(node, head);
             SLOT.setRelease(tab, i, node);
-            int s = size + 1;
-            size = s;
-            if (s > threshold) {
+            size = size + 1;
+            return null;
+        }
+    }
+
+    /**
+     * Grows the table, if needed, so that {@code more} further nodes fit within the load factor.
+     * Called before a commit links inserts (by a transaction when it buffers one, by a
+     * non-transactional insert before it locks): an {@code OutOfMemoryError} here leaves the index
+     * as it was, since a resize allocates its new table before it touches a pointer.
+     */
+    public void reserve(int more) {
+        if (size + more <= threshold) {
+            return;
+        }
+        synchronized (lock) {
+            for (Node[] tab = (Node[]) TABLE.get(this);
+                 size + more > threshold && tab.length < MAX_CAPACITY;
+                 tab = (Node[]) TABLE.get(this)) {
                 resize(tab);
             }
-            return null;
         }
     }
 

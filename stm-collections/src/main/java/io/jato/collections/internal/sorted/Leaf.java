@@ -31,13 +31,13 @@ final class Leaf extends Node {
         slots = new Slot[capacity];
     }
 
-    /** Gives the leaf fresh, empty arrays (under its seqlock: readers of the old ones retry). */
-    void allocate(boolean longKeys, int capacity) {
-        slots = new Slot[capacity];
-        if (longKeys) {
-            lkeys = new long[capacity];
-        } else {
-            okeys = new Object[capacity];
-        }
+    /**
+     * Gives the leaf the (empty) arrays of {@code donor}, a leaf allocated before the caller locked
+     * this one (under its seqlock: readers of the old arrays retry). Allocates nothing.
+     */
+    void takeArrays(Leaf donor) {
+        slots = donor.slots;
+        lkeys = donor.lkeys;
+        okeys = donor.okeys;
     }
 }

@@ -696,9 +696,22 @@ public abstract class SortedIndex {
                 }
                 s.hint = null;
             } else if (v == ABSENT) {
-                cc.installRef(s, REMOVED);
-                cc.retire(txn, e, commitTimestamp);
-                if (index.unlink(s)) {
+                // All or nothing (see HashMapCore's delete): a linked slot must never hold REMOVED.
+                Object old = cc.lockedRef(s);
+                boolean done = false;
+                boolean empty;
+                try {
+                    cc.installRef(s, REMOVED);
+                    cc.retire(txn, e, commitTimestamp);
+                    empty = index.unlink(s);
+                    done = true;
+                } finally {
+                    if (!done) {
+                        e.clearFlags(Entry.RETIRE);
+                        cc.installRef(s, old);
+                    }
+                }
+                if (empty) {
                     txn.requestCleanup(e, this);
                 }
             } else {
@@ -746,22 +759,41 @@ public abstract class SortedIndex {
      */
     private boolean link(Slot s) {
         Leaf l = lockLeafFor(s.lkey, s.okey, s.hint);
-        int n = l.count;
-        int i = bound(l, n, s.lkey, s.okey, false);
-        if (i < n && cmp(l.slots[i], s) == 0) {
-            l.unlockUnchanged();
-            throw new IllegalStateException("sorted map invariant broken: key " + describe(s.lkey, s.okey)
-                    + " is present at insert although its absence was checked at commit");
-        }
-        if (n == l.slots.length) {
-            int cap = Math.max(capacity, n * 2);
-            l.slots = Arrays.copyOf(l.slots, cap);
-            if (longKeys) {
-                l.lkeys = Arrays.copyOf(l.lkeys, cap);
+        boolean changed = false;
+        try {
+            int n = l.count;
+            int i = bound(l, n, s.lkey, s.okey, false);
+            if (i < n && cmp(l.slots[i], s) == 0) {
+                throw new IllegalStateException("sorted map invariant broken: key " + describe(s.lkey, s.okey)
+                        + " is present at insert although its absence was checked at commit");
+            }
+            if (n == l.slots.length) {
+                // Both arrays are allocated before either is assigned: an OutOfMemoryError leaves
+                // the leaf as it was (and unlocked, below).
+                int cap = Math.max(capacity, n * 2);
+                Slot[] grown = Arrays.copyOf(l.slots, cap);
+                long[] lk = longKeys ? Arrays.copyOf(l.lkeys, cap) : null;
+                Object[] ok = longKeys ? null : Arrays.copyOf(l.okeys, cap);
+                l.slots = grown;
+                if (longKeys) {
+                    l.lkeys = lk;
+                } else {
+                    l.okeys = ok;
+                }
+            }
+            changed = true;
+            return insertAt(l, s, i, n);
+        } finally {
+            if (changed) {
+                l.unlock();
             } else {
-                l.okeys = Arrays.copyOf(l.okeys, cap);
+                l.unlockUnchanged();
             }
         }
+    }
+
+    /** Shifts {@code s} into locked leaf {@code l} at {@code i} (room for it exists); returns whether the leaf needs a fix. */
+    private boolean insertAt(Leaf l, Slot s, int i, int n) {
         System.arraycopy(l.slots, i, l.slots, i + 1, n - i);
         l.slots[i] = s;
         if (longKeys) {
@@ -772,9 +804,7 @@ public abstract class SortedIndex {
             l.okeys[i] = s.okey;
         }
         l.count = n + 1;
-        boolean fix = needsFix(l, l.slots, n + 1);
-        l.unlock();
-        return fix;
+        return needsFix(l, l.slots, n + 1);
     }
 
     /**
@@ -804,13 +834,25 @@ public abstract class SortedIndex {
      */
     private boolean unlink(Slot s) {
         Leaf l = lockLeafFor(s.lkey, s.okey, null);
-        int n = l.count;
-        int i = bound(l, n, s.lkey, s.okey, false);
-        if (i >= n || l.slots[i] != s) {
+        int n;
+        try {
+            n = l.count;
+            int i = bound(l, n, s.lkey, s.okey, false);
+            if (i >= n || l.slots[i] != s) {
+                throw new IllegalStateException("sorted map invariant broken: deleted key " + describe(s.lkey, s.okey)
+                        + " is not in the leaf that covers it");
+            }
+            removeAt(l, i, n);
+        } catch (Throwable t) {
             l.unlockUnchanged();
-            throw new IllegalStateException("sorted map invariant broken: deleted key " + describe(s.lkey, s.okey)
-                    + " is not in the leaf that covers it");
+            throw t;
         }
+        l.unlock();
+        return n == 1;
+    }
+
+    /** Removes slot {@code i} of locked leaf {@code l} (no allocation). */
+    private void removeAt(Leaf l, int i, int n) {
         System.arraycopy(l.slots, i + 1, l.slots, i, n - i - 1);
         // Keys keep their last (duplicate) entry: a torn read never meets a null key.
         if (longKeys) {
@@ -820,8 +862,6 @@ public abstract class SortedIndex {
         }
         l.slots[n - 1] = null;
         l.count = n - 1;
-        l.unlock();
-        return n == 1;
     }
 
     // ------------------------------------------------------------------ structure: fix (split)
@@ -875,20 +915,49 @@ public abstract class SortedIndex {
         if (!l.lock()) {
             return -1;
         }
-        if (!contains(l, k, ok)) {
+        // Everything the split allocates is allocated before the first store into a reachable
+        // node: an OutOfMemoryError up to there leaves the tree as it was and the leaf unlocked.
+        // The new leaves stay unreachable until linked, and inner nodes come from spares.
+        Leaf[] parts;
+        int m;
+        int n;
+        Spares spares;
+        Leaf donor;
+        int[] cuts;
+        boolean[] prefixCut;
+        try {
+            if (!contains(l, k, ok)) {
+                l.unlockUnchanged();
+                return -1;
+            }
+            n = l.count;
+            if (!needsFix(l, l.slots, n)) {
+                l.unlockUnchanged();
+                return 0;
+            }
+            cuts = new int[n];
+            prefixCut = new boolean[n];
+            m = planCuts(l, n, trigger, cuts, prefixCut);
+            parts = newParts(l, n, m, cuts, prefixCut);
+            donor = new Leaf(longKeys, capacity);
+            spares = new Spares(rootAcquire().level, m, longKeys, capacity);
+        } catch (Throwable t) {
             l.unlockUnchanged();
-            return -1;
+            throw t;
         }
-        int n = l.count;
-        if (!needsFix(l, l.slots, n)) {
-            l.unlockUnchanged();
-            return 0;
-        }
+        linkParts(l, n, m, cuts, parts, donor, spares);
+        return 1;
+    }
+
+    /**
+     * Fills {@code cuts}/{@code prefixCut} with where the leaf's {@code n} slots are cut.
+     *
+     * @return the number of cuts
+     */
+    private int planCuts(Leaf l, int n, Slot trigger, int[] cuts, boolean[] prefixCut) {
         // Cut points: the first key's prefix start if the leaf reaches below it (the left part is
         // then empty), every prefix boundary, then runs longer than capacity in even parts - or, when
         // the insert that overflowed was the leaf's last key (ascending inserts), full parts first.
-        int[] cuts = new int[n];
-        boolean[] prefixCut = new boolean[n];
         int m = 0;
         if (layout && startsBelowPrefix(l, l.slots[0])) {
             prefixCut[m] = true;
@@ -911,6 +980,11 @@ public abstract class SortedIndex {
                 runStart = i;
             }
         }
+        return m;
+    }
+
+    /** @return the leaf {@code l} followed by its {@code m} new right parts, locked and not yet reachable */
+    private Leaf[] newParts(Leaf l, int n, int m, int[] cuts, boolean[] prefixCut) {
         Slot[] all = l.slots;
         Leaf oldNext = l.next;
         Leaf[] parts = new Leaf[m + 1];
@@ -937,20 +1011,59 @@ public abstract class SortedIndex {
             }
             r.next = j < m ? parts[j + 1] : oldNext;
         }
+        return parts;
+    }
+
+    /** Makes the new parts reachable: no allocation (arrays from {@code donor}, inner nodes from {@code spares}). */
+    private void linkParts(Leaf l, int n, int m, int[] cuts, Leaf[] parts, Leaf donor, Spares spares) {
+        Slot[] all = l.slots;
         // The left part keeps l's identity (and lower fence); fresh arrays drop the moved entries.
-        l.allocate(longKeys, capacity);
+        l.takeArrays(donor);
         fill(l, all, 0, cuts[0]);
         l.hi = parts[1].lo;
         l.ohi = parts[1].olo;
         l.hiInf = false;
         l.next = parts[1];
         for (int j = 1; j <= m; j++) {
-            insertIntoParent(parts[j - 1], parts[j].lo, parts[j].olo, parts[j]);
+            insertIntoParent(parts[j - 1], parts[j].lo, parts[j].olo, parts[j], spares);
         }
         for (int j = m; j >= 0; j--) {
             parts[j].unlock();
         }
-        return 1;
+    }
+
+    /**
+     * Inner nodes allocated before a split changes anything: for each level up to one above the
+     * root seen then, one per new part (each part may split one node per level, and a root growth
+     * at a level replaces a split there). If the root grew meanwhile past what was reserved,
+     * {@link #take} allocates after all — a race of concurrent splits, not the steady state.
+     */
+    private static final class Spares {
+        private final Inner[][] byLevel;
+        private final int[] used;
+        private final boolean longKeys;
+        private final int capacity;
+
+        Spares(int rootLevel, int parts, boolean longKeys, int capacity) {
+            this.longKeys = longKeys;
+            this.capacity = capacity;
+            byLevel = new Inner[rootLevel + 2][];
+            used = new int[rootLevel + 2];
+            for (int level = 1; level < byLevel.length; level++) {
+                Inner[] a = new Inner[parts];
+                for (int i = 0; i < parts; i++) {
+                    a[i] = new Inner(level, longKeys, capacity);
+                }
+                byLevel[level] = a;
+            }
+        }
+
+        Inner take(int level) {
+            if (level < byLevel.length && used[level] < byLevel[level].length) {
+                return byLevel[level][used[level]++];
+            }
+            return new Inner(level, longKeys, capacity);
+        }
     }
 
     /** @return a new unlinked leaf holding {@code all[from, to)} (at most {@code capacity} slots) */
@@ -977,11 +1090,11 @@ public abstract class SortedIndex {
      * Links {@code right} (just split off {@code left}, which the caller holds locked) into the tree
      * under separator {@code sep}, splitting full inner nodes upwards.
      */
-    private void insertIntoParent(Node left, long sk, Object so, Node right) {
+    private void insertIntoParent(Node left, long sk, Object so, Node right, Spares spares) {
         for (int spins = 0;; spins++) {
             if (rootAcquire() == left) {
                 // Only the holder of the root's lock replaces the root.
-                Inner r = new Inner(left.level + 1, longKeys, capacity);
+                Inner r = spares.take(left.level + 1);
                 setKey(r, 0, sk, so);
                 r.children[0] = left;
                 r.children[1] = right;
@@ -1009,7 +1122,7 @@ public abstract class SortedIndex {
             }
             // Full: move the upper half to a new node, then link that node one level up.
             int mid = c / 2;
-            Inner upper = new Inner(parent.level, longKeys, capacity);
+            Inner upper = spares.take(parent.level);
             int moved = c - mid - 1;
             copyKeys(parent, mid + 1, upper, 0, moved);
             System.arraycopy(parent.children, mid + 1, upper.children, 0, moved + 1);
@@ -1023,7 +1136,7 @@ public abstract class SortedIndex {
             } else {
                 insertChild(upper, i - mid - 1, sk, so, right);
             }
-            insertIntoParent(parent, uk, uo, upper);
+            insertIntoParent(parent, uk, uo, upper, spares);
             parent.unlock();
             return;
         }
