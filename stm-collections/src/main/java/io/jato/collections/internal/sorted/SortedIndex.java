@@ -97,6 +97,11 @@ public abstract class SortedIndex {
     private volatile Node root;
     /** Never locked or validated: its access-set entry holds the transaction's {@link Pending}. */
     private final TxItem anchor = new TxItem();
+    /**
+     * Diagnostics: how often link() had to grow a leaf's arrays itself (under the leaf's seqlock).
+     * Written under a leaf lock, racily across leaves; a test's single thread reads it exactly.
+     */
+    private int linkGrowths;
     /** This index's bit in a transaction's absence marks (TxnContext.markAbsences). */
     private final long absenceMark = 1L << (System.identityHashCode(this) & 63);
     private final Participant participant;
@@ -446,6 +451,9 @@ public abstract class SortedIndex {
         if (!le.has(Entry.WRITE)) {
             // First: in a read-only transaction this throws before anything is buffered.
             ctx.writeVersion(le);
+            // A version-only write installs nothing: its pending long counts the room the
+            // commit's checks reserve in the leaf for this transaction's inserts.
+            le.setPendingLong(0);
         }
         Slot s = new Slot(k, ok, prefix);
         s.hint = l;
@@ -697,6 +705,12 @@ public abstract class SortedIndex {
                     return false;
                 }
                 s.hint = l;
+                // Make room for this insert now, while the commit can still abort: the install
+                // then links without allocating. The leaf cannot change until this commit
+                // publishes (its item is locked by us; structure changes lock it too).
+                long reserved = le.pendingLong() + 1;
+                le.setPendingLong(reserved);
+                index.reserveRoom(l, l.count + (int) reserved);
                 return true;
             }
         }
@@ -791,8 +805,10 @@ public abstract class SortedIndex {
                         + " is present at insert although its absence was checked at commit");
             }
             if (n == l.slots.length) {
-                // Both arrays are allocated before either is assigned: an OutOfMemoryError leaves
-                // the leaf as it was (and unlocked, below).
+                // A commit's check reserved room (reserveRoom), so only a non-transactional insert
+                // gets here. Both arrays are allocated before either is assigned: an
+                // OutOfMemoryError leaves the leaf as it was (and unlocked, below).
+                linkGrowths++;
                 int cap = Math.max(capacity, n * 2);
                 Slot[] grown = Arrays.copyOf(l.slots, cap);
                 long[] lk = longKeys ? Arrays.copyOf(l.lkeys, cap) : null;
@@ -812,6 +828,46 @@ public abstract class SortedIndex {
             } else {
                 l.unlockUnchanged();
             }
+        }
+    }
+
+    /** @return how often linking a slot had to grow a leaf (diagnostics: 0 for transactional inserts) */
+    public final int linkGrowths() {
+        return linkGrowths;
+    }
+
+    /**
+     * Grows leaf {@code l}'s arrays to hold {@code slots} entries if they are smaller. The caller
+     * holds the leaf's transactional item, so no slot is linked or unlinked meanwhile. The arrays
+     * are allocated before the seqlock is taken: an {@code OutOfMemoryError} changes nothing.
+     */
+    void reserveRoom(Leaf l, int slots) {
+        int len = l.slots.length;
+        if (slots <= len) {
+            return;
+        }
+        int cap = Math.max(slots, len * 2);
+        Slot[] grown = new Slot[cap];
+        long[] lk = longKeys ? new long[cap] : null;
+        Object[] ok = longKeys ? null : new Object[cap];
+        if (!l.lock()) {
+            // Obsolete: cannot happen while the caller holds the leaf's item; link() then grows.
+            return;
+        }
+        try {
+            // Whole arrays, not just the live prefix: a reader racing with a count it read
+            // before must still meet the (stale, non-null) keys it would have met.
+            System.arraycopy(l.slots, 0, grown, 0, len);
+            if (longKeys) {
+                System.arraycopy(l.lkeys, 0, lk, 0, len);
+                l.lkeys = lk;
+            } else {
+                System.arraycopy(l.okeys, 0, ok, 0, len);
+                l.okeys = ok;
+            }
+            l.slots = grown;
+        } finally {
+            l.unlock();
         }
     }
 

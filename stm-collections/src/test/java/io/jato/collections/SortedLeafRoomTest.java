@@ -1,0 +1,37 @@
+package io.jato.collections;
+
+import io.jato.stm.Stm;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A commit that inserts into a full leaf makes room in its check phase (where an allocation that
+ * fails still aborts cleanly), so its install links without allocating.
+ */
+class SortedLeafRoomTest {
+
+    @Test
+    void transactionalInsertsNeverGrowALeafWhileInstalling() {
+        Stm stm = Stm.create();
+        TxLongSortedMap<Long> m = new TxLongSortedMap<>(stm);
+        // One transaction fills the first leaf far beyond its capacity (32): every slot array
+        // growth has to happen at commit, before the installs.
+        stm.run(t -> {
+            for (long k = 0; k < 200; k++) {
+                m.put(t, k, k);
+            }
+        });
+        // Then many small transactions, each into a leaf that may be full until the split that
+        // follows its commit.
+        for (long k = 200; k < 2000; k++) {
+            long key = k;
+            stm.run(t -> m.put(t, key, key));
+        }
+        assertEquals(0, m.index.linkGrowths(), "an install grew a leaf");
+        for (long k = 0; k < 2000; k++) {
+            assertEquals(Long.valueOf(k), m.single().get(k));
+        }
+        assertEquals(null, m.checkQuiescent());
+    }
+}
