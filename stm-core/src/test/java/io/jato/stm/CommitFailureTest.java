@@ -276,19 +276,19 @@ class CommitFailureTest {
             slow.run(t -> {
                 TxnContext c = TxnContext.of(t, slow);
                 c.readLong(z);
-                if (runs.incrementAndGet() < 6) {
+                if (runs.incrementAndGet() < 11) {
                     throw c.rollback(AbortCause.READ_VALIDATION);
                 }
             });
             long tookMillis = (System.nanoTime() - start) / 1_000_000;
             assertTrue(Thread.currentThread().isInterrupted(), "the interrupt must still be pending after atomic");
-            // Five backoffs of a uniformly random delay below 2 ms each: expected 5 ms in total,
-            // below 1 ms with probability about 1e-4. Parks that return at once (the pending
-            // interrupt) take microseconds.
+            // Ten backoffs of a uniformly random delay below 2 ms each: expected 10 ms in total,
+            // below 1 ms with probability 0.5^10 / 10! (about 3e-10). Parks that return at once
+            // (the pending interrupt) take microseconds.
             assertTrue(tookMillis >= 1, "backoff did not wait: " + tookMillis + " ms");
         } finally {
             Thread.interrupted();
         }
-        assertEquals(6, runs.get());
+        assertEquals(11, runs.get());
     }
 }
