@@ -133,32 +133,6 @@ abstract class HashMapCore<N extends RefItem> {
     }
 
     /**
-     * Records that this transaction observed a key of this map absent (its stripe's version), so
-     * that {@link #checkAbsenceStillHolds} has something to check. One OR on a per-attempt word.
-     */
-    final void observedAbsent(TxnContext ctx) {
-        ctx.markAbsences(insertMark);
-    }
-
-    /**
-     * Called when a lookup finds node {@code n} in the index for a key whose stripe this attempt
-     * may have observed while the key was absent. If that observation no longer holds (another
-     * commit inserted into the stripe since), the attempt aborts now: acting on the node would
-     * mix "absent" and "present" for one key in one transaction — a read-modify-write computed
-     * from the absence would overwrite the concurrent insert (a lost update) under an isolation
-     * level that does not validate plain reads (TicToc RR), or under SI, where it is a write
-     * conflict. Serializable protocols would fail that stripe's validation at commit anyway.
-     */
-    final void checkAbsenceStillHolds(TxnContext ctx, TxItem stripe) {
-        if (ctx.hasAbsences(insertMark)) {
-            Entry se = ctx.find(stripe);
-            if (se != null && se.has(Entry.READ) && !ctx.cc().isCurrent(ctx, se)) {
-                throw ctx.rollback(AbortCause.READ_VALIDATION);
-            }
-        }
-    }
-
-    /**
      * The second half of a map's locate: reads node {@code n} found in the index (or applies the
      * updaters this transaction scheduled on it, taking the dependency then).
      *

@@ -218,11 +218,8 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
                 ctx.observe(stripeFor(key));
                 n = nodes.get(key);
                 if (n == null) {
-                    observedAbsent(ctx);
                     return null;
                 }
-            } else {
-                checkAbsenceStillHolds(ctx, stripeFor(key));
             }
             Entry e = readNode(ctx, n);
             if (e != null) {

@@ -241,11 +241,8 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
                 ctx.observe(stripeFor(key));
                 n = index.get(key);
                 if (n == null) {
-                    observedAbsent(ctx);
                     return null;
                 }
-            } else {
-                checkAbsenceStillHolds(ctx, stripeFor(key));
             }
             Entry e = readNode(ctx, n);
             if (e != null) {

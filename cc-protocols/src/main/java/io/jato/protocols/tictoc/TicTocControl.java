@@ -300,10 +300,7 @@ public final class TicTocControl extends ConcurrencyControl {
         }
         switch (isolation) {
             case REPEATABLE_READ:
-                // Values read are not validated, but an item deleted since it was read is: the
-                // deleted key is no longer found, so a repeated lookup in this transaction would
-                // have returned "absent" after the first returned a value (non-repeatable).
-                return (e.item().wordVolatile() & RETIRED) != 0 ? AbortCause.DELETED : null;
+                return null;
             case SNAPSHOT:
                 return validateAt(e, ((TicTocTxnState) txn.ccState()).commitRts);
             default:

@@ -79,8 +79,6 @@ public final class TxnContext extends Txn {
     private boolean hasInserts;
     /** Bits of the data types that buffered inserts in this attempt ({@link #markInserts}). */
     private long insertMarks;
-    /** Bits of the data types that observed an absent key in this attempt ({@link #markAbsences}). */
-    private long absenceMarks;
     private boolean needsCleanup;
 
     /** Pooled scratch objects per {@link Scratch} id, and how many of each this attempt borrowed. */
@@ -275,19 +273,6 @@ public final class TxnContext extends Txn {
     /** @return true if some data type whose mark shares a bit with {@code mark} called {@link #markInserts} in this attempt */
     public boolean hasInserts(long mark) {
         return (insertMarks & mark) != 0;
-    }
-
-    /**
-     * Records that the data type owning {@code mark} observed a key absent in this attempt, so it
-     * can skip re-checking absences on later lookups when it observed none (one AND, no lookup).
-     */
-    public void markAbsences(long mark) {
-        absenceMarks |= mark;
-    }
-
-    /** @return true if some data type whose mark shares a bit with {@code mark} called {@link #markAbsences} in this attempt */
-    public boolean hasAbsences(long mark) {
-        return (absenceMarks & mark) != 0;
     }
 
     /** Reads a reference cell: own pending write, else the first read's value, else a protocol read. */
@@ -882,7 +867,6 @@ public final class TxnContext extends Txn {
             hasWrites = false;
             hasInserts = false;
             insertMarks = 0;
-            absenceMarks = 0;
             needsCleanup = false;
             status = IDLE;
         }

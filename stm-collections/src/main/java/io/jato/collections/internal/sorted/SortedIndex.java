@@ -1,7 +1,6 @@
 package io.jato.collections.internal.sorted;
 
 import io.jato.stm.Stm;
-import io.jato.stm.AbortCause;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Entry;
 import io.jato.stm.spi.TxItem;
@@ -102,8 +101,6 @@ public abstract class SortedIndex {
      * Written under a leaf lock, racily across leaves; a test's single thread reads it exactly.
      */
     private int linkGrowths;
-    /** This index's bit in a transaction's absence marks (TxnContext.markAbsences). */
-    private final long absenceMark = 1L << (System.identityHashCode(this) & 63);
     private final Participant participant;
 
     SortedIndex(Stm stm, boolean longKeys, int capacity, boolean layout) {
@@ -352,7 +349,6 @@ public abstract class SortedIndex {
                 continue;
             }
             if (s != null) {
-                checkAbsenceStillHolds(ctx, l);
                 Entry e = readSlot(ctx, s);
                 if (e != null) {
                     return e;
@@ -364,7 +360,6 @@ public abstract class SortedIndex {
                 ctx.observe(le);
                 continue;
             }
-            ctx.markAbsences(absenceMark);
             return null;
         }
     }
@@ -383,9 +378,6 @@ public abstract class SortedIndex {
                 if (s == RETRY) {
                     continue;
                 }
-                if (s != null) {
-                    checkAbsenceStillHolds(ctx, l);
-                }
                 e = s == null ? null : readSlot(ctx, s);
                 if (s != null && e == null) {
                     continue;
@@ -400,21 +392,6 @@ public abstract class SortedIndex {
                 write(ctx, e, value);
             }
             return current;
-        }
-    }
-
-    /**
-     * A key is found in leaf {@code l}: if this attempt observed that leaf while a key was absent
-     * and the leaf changed since (an insert committed into it), abort now — acting on the found key
-     * after having seen it absent would lose the insert under a level that does not validate plain
-     * reads (see HashMapCore.checkAbsenceStillHolds).
-     */
-    private void checkAbsenceStillHolds(TxnContext ctx, Leaf l) {
-        if (ctx.hasAbsences(absenceMark)) {
-            Entry le = ctx.find(l);
-            if (le != null && le.has(Entry.READ) && !ctx.cc().isCurrent(ctx, le)) {
-                throw ctx.rollback(AbortCause.READ_VALIDATION);
-            }
         }
     }
 
