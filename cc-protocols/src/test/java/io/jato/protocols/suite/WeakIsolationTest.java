@@ -110,6 +110,7 @@ class WeakIsolationTest {
             row("non-repeatable read (value changed)", P, P, P, CELLS, Set.of(), WeakIsolationTest::changedValue),
             row("non-repeatable read (key deleted)", P, P, P, MAPS, Set.of(), WeakIsolationTest::deletedKey),
             row("lost update", P, P, P, CELLS, Set.of(), LostUpdateTest::scenario),
+            row("lost update over a key looked up absent", P, P, P, MAPS, Set.of(), WeakIsolationTest::absentKeyLostUpdate),
             row("read skew", P, P, A, CELLS, Set.of(), (stm, kind) -> TornReadTest.scenario(stm, kind, false, false)),
             row("write skew", P, A, A, CELLS, MAP_CELLS, WriteSkewTest::scenario),
             row("read-only anomaly", P, A, A, CELLS, MAP_CELLS, ReadOnlyAnomalyTest::scenario),
