@@ -51,6 +51,12 @@ abstract class HashMapCore<N extends RefItem> {
     final TxItem[] stripes;
     /** This map's bit for {@link TxnContext#markInserts}: lookups skip own-insert checks when it is clear. */
     final long insertMark = 1L << (MAP_IDS.getAndIncrement() & 63);
+    /**
+     * Another bit in the same word, set when a lookup of this map finds a key absent: writes skip
+     * {@link #checkObservedAbsence} when it is clear. (A bit shared with another object only costs
+     * an extra lookup, as for {@link #insertMark}.)
+     */
+    final long absenceMark = 1L << (MAP_IDS.getAndIncrement() & 63);
     final TxParticipant participant = new Participant();
 
     /**
@@ -162,6 +168,28 @@ abstract class HashMapCore<N extends RefItem> {
             throw ctx.rollback(AbortCause.DELETED);
         }
         e.setPendingRef(ops.applyTo(committed, this, n));
+    }
+
+    /**
+     * Before a write ({@code put}, {@code remove}) to a key found present at {@code e}, in an
+     * attempt that found some key of this map absent ({@link #absenceMark} set; the caller tests
+     * it). If this transaction looked a key of {@code stripe} up absent and the stripe has changed
+     * since, the key may have been inserted after that lookup: the write would overwrite a value
+     * this transaction never saw, decided by the absence it did see — a lost update (the insert's),
+     * which isolation levels that do not validate absence (TicToc's repeatable read) would commit.
+     * The attempt aborts instead. Stripe granularity, like every absence check of this map: an
+     * insert of another key of the stripe aborts it too (a serializable commit would fail on the
+     * stripe anyway). Commit-time updates ({@code update}, {@code merge}) are not checked: they
+     * apply to the latest committed value, so nothing is lost.
+     */
+    final void checkObservedAbsence(TxnContext ctx, Entry e, TxItem stripe) {
+        if (e.has(Entry.INSERT)) {
+            return;
+        }
+        Entry se = ctx.find(stripe);
+        if (se != null && (se.flags() & (Entry.READ | Entry.WRITE)) == Entry.READ && !ctx.cc().isCurrent(ctx, se)) {
+            throw ctx.rollback(AbortCause.READ_VALIDATION);
+        }
     }
 
     /**

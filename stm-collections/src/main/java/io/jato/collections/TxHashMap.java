@@ -29,6 +29,14 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * Removing a key does not bump its stripe: nobody who observed the stripe saw that key present.
  *
+ * A write to a key found present checks the absence this transaction saw: if a lookup of this
+ * transaction found a key of the key's stripe absent and the stripe changed since, the key may
+ * have been inserted after that lookup, and the write would silently overwrite the insert. The
+ * attempt aborts (HashMapCore.checkObservedAbsence). Serializable protocols would fail it at commit
+ * anyway; a level that validates no absence (TicToc's repeatable read) would otherwise lose the
+ * insert. A bit in the transaction's insert marks (absenceMark) keeps the check off the path of
+ * transactions that found no key of this map absent.
+ *
  * TxLongHashMap runs the same protocol over primitive long keys. What does not depend on the key
  * lives in their common base, HashMapCore: the stripes, the sentinels, buffering writes, inserts
  * and commit-time updates, and the commit participant (which calls back here to publish a node
@@ -98,7 +106,11 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
     public V remove(Txn txn, K key) {
         Objects.requireNonNull(key, "key");
         TxnContext ctx = TxnContext.of(txn, stm);
-        return (V) removeAt(ctx, locate(ctx, key), key);
+        Entry e = locate(ctx, key);
+        if (e != null && ctx.hasInserts(absenceMark)) {
+            checkObservedAbsence(ctx, e, stripeFor(key));
+        }
+        return (V) removeAt(ctx, e, key);
     }
 
     /**
@@ -173,6 +185,9 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
             insert(ctx, key, value);
             return null;
         }
+        if (ctx.hasInserts(absenceMark) && (!onlyIfAbsent || valueOf(e) == null)) {
+            checkObservedAbsence(ctx, e, stripeFor(key));
+        }
         return (V) storeAt(ctx, e, key, value, onlyIfAbsent);
     }
 
@@ -218,6 +233,7 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
                 ctx.observe(stripeFor(key));
                 n = nodes.get(key);
                 if (n == null) {
+                    ctx.markInserts(absenceMark);
                     return null;
                 }
             }

@@ -112,7 +112,11 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
     @SuppressWarnings("unchecked")
     public V remove(Txn txn, long key) {
         TxnContext ctx = TxnContext.of(txn, stm);
-        return (V) removeAt(ctx, locate(ctx, key), null);
+        Entry e = locate(ctx, key);
+        if (e != null && ctx.hasInserts(absenceMark)) {
+            checkObservedAbsence(ctx, e, stripeFor(key));
+        }
+        return (V) removeAt(ctx, e, null);
     }
 
     /**
@@ -198,6 +202,9 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
             insert(ctx, key, value);
             return null;
         }
+        if (ctx.hasInserts(absenceMark) && (!onlyIfAbsent || valueOf(e) == null)) {
+            checkObservedAbsence(ctx, e, stripeFor(key));
+        }
         return (V) storeAt(ctx, e, null, value, onlyIfAbsent);
     }
 
@@ -241,6 +248,7 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
                 ctx.observe(stripeFor(key));
                 n = index.get(key);
                 if (n == null) {
+                    ctx.markInserts(absenceMark);
                     return null;
                 }
             }

@@ -34,6 +34,13 @@ import java.util.function.UnaryOperator;
  * a reader that did not see the key is serialized after the delete anyway. The protocol validates
  * leaf versions like any other item, so this works unchanged for every protocol of the store.
  *
+ * Writes over a key looked up absent. A point lookup that finds a key absent also records the key
+ * (with the transaction's pending inserts, pooled); a later write (put, remove) of the same
+ * transaction that finds the key present aborts: it was inserted since, and the write would
+ * overwrite it unseen. Serializable protocols fail such a transaction at commit anyway (the leaf
+ * changed); a level that validates no absence (TicToc's repeatable read) would lose the insert. The
+ * key, not the leaf, is recorded because the insert may have split the leaf the lookup observed.
+ *
  * Inserts. The absence an insert relies on is not validated through the leaf's version (that would
  * make two inserts into one leaf abort each other): the insert buffers a fresh slot and marks the
  * leaf for a version bump; at commit, with every write item locked, it checks that the leaf now

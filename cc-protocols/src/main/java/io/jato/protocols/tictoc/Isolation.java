@@ -10,8 +10,10 @@ public enum Isolation {
      */
     SNAPSHOT,
     /**
-     * Reads are not validated, except of items the transaction also writes; writes share one
-     * timestamp. Allows read skew, write skew and phantoms; prevents lost updates.
+     * Reads are not validated, except of items the transaction also writes, and except that a read
+     * value item must not have been deleted (retired) since: a key read present stays present.
+     * Writes share one timestamp. Allows read skew, write skew and phantoms; prevents lost updates
+     * (the maps also abort a write over a key a point lookup of the transaction found absent).
      */
     REPEATABLE_READ
 }

@@ -53,8 +53,11 @@ import static io.jato.protocols.tictoc.TicTocWord.wts;
  * rts + 1 before the change, a delete raises it to commit_ts + 1 in the retire hook, before the
  * data type unlinks the item, and every commit's timestamp (read-only ones included) is at least
  * the floor. The floor is read by every commit and written only by those operations. (b) Isolation
- * levels SI and RR (§5.4) are chosen per store (protocol names tictoc-si, tictoc-rr). (c) Like OCC,
- * reads are not opaque.
+ * levels SI and RR (§5.4) are chosen per store (protocol names tictoc-si, tictoc-rr). RR validates
+ * no read except one the transaction also writes, but fails a read of a value item retired since
+ * (a delete unlinks the key, so a second lookup would find it absent without reaching the cached
+ * read); retire() sets the retired bit while the deleter still holds the lock, before the unlink.
+ * docs/tictoc.md tabulates what each level allows. (c) Like OCC, reads are not opaque.
  */
 
 /** One store's TicToc instance. Thread-safe; one instance serves every thread of the store. */
@@ -300,7 +303,13 @@ public final class TicTocControl extends ConcurrencyControl {
         }
         switch (isolation) {
             case REPEATABLE_READ:
-                return null;
+                // Not validated (read skew is allowed), but a key read present must stay present: a
+                // delete unlinks the key's item, so a second lookup would not reach the entry that
+                // caches the first read and would find the key absent. A value item retired since
+                // the read fails; retire() marks it before the unlink becomes visible. Structure
+                // items (a removed empty sorted-map leaf) are retired without any key changing.
+                return (e.item().wordVolatile() & RETIRED) != 0
+                        && (e.item() instanceof RefItem || e.item() instanceof LongItem) ? AbortCause.DELETED : null;
             case SNAPSHOT:
                 return validateAt(e, ((TicTocTxnState) txn.ccState()).commitRts);
             default:
@@ -331,6 +340,11 @@ public final class TicTocControl extends ConcurrencyControl {
         // (a lookup, a scan, an insert of the key) must be ordered after this commit, but records
         // no version this commit writes. Raise the floor before the unlink becomes visible.
         raiseFloor(commitTimestamp + 1);
+        // Mark the item retired now, still locked (publish keeps the bit): a repeatable-read
+        // transaction that finds the key absent after the unlink sees the bit when it validates
+        // its read of the item, even before this commit publishes. We hold the lock: nobody else
+        // writes the word, and every reader of a locked word waits or fails.
+        e.item().setWordVolatile(e.lockedWord() | LOCKED | RETIRED);
     }
 
     @Override
@@ -409,7 +423,8 @@ public final class TicTocControl extends ConcurrencyControl {
     public long lockNonTx(TxItem item) {
         for (int spins = 0;; spins++) {
             long w = item.wordVolatile();
-            if ((w & RETIRED) != 0) {
+            if ((w & (RETIRED | LOCKED)) == RETIRED) {
+                // Retired and published; while its delete is still committing (locked), wait.
                 return RETIRED_ITEM;
             }
             if ((w & LOCKED) == 0 && item.casWord(w, w | LOCKED)) {

@@ -5,15 +5,27 @@ import io.jato.stm.spi.Scratch;
 import java.util.Arrays;
 
 /**
- * One transaction's buffered inserts into one index, sorted by key: how a transaction finds its own
- * inserts (point operations and scans) before they are in the tree. Hung off the index's anchor
- * entry; pooled ({@link #KIND}), so inserting transactions allocate no bookkeeping in steady state.
+ * One transaction's bookkeeping for one index, hung off the index's anchor entry; pooled
+ * ({@link #KIND}), so transactions allocate none of it in steady state:
+ * <ul>
+ *   <li>its buffered inserts, sorted by key: how a transaction finds its own inserts (point
+ *       operations and scans) before they are in the tree;</li>
+ *   <li>the keys its point lookups found absent, sorted by key (each key once, in both forms,
+ *       only one of which the index reads): a later write to such a key that finds it present
+ *       aborts (see {@code SortedIndex#checkLookedUpAbsent}).</li>
+ * </ul>
  */
 final class Pending implements Scratch.Pooled {
     static final Scratch<Pending> KIND = Scratch.of(Pending::new);
 
     Slot[] slots = new Slot[8];
     int size;
+
+    /** Keys looked up absent (long form); allocated on first use. */
+    long[] absentLong;
+    /** Keys looked up absent (object form); allocated on first use. */
+    Object[] absentObj;
+    int absentSize;
 
     void insertAt(int i, Slot s) {
         if (size == slots.length) {
@@ -24,9 +36,28 @@ final class Pending implements Scratch.Pooled {
         size++;
     }
 
+    void insertAbsentAt(int i, long k, Object ok) {
+        if (absentLong == null) {
+            absentLong = new long[8];
+            absentObj = new Object[8];
+        } else if (absentSize == absentLong.length) {
+            absentLong = Arrays.copyOf(absentLong, absentSize * 2);
+            absentObj = Arrays.copyOf(absentObj, absentSize * 2);
+        }
+        System.arraycopy(absentLong, i, absentLong, i + 1, absentSize - i);
+        System.arraycopy(absentObj, i, absentObj, i + 1, absentSize - i);
+        absentLong[i] = k;
+        absentObj[i] = ok;
+        absentSize++;
+    }
+
     @Override
     public void recycle() {
         Arrays.fill(slots, 0, size, null);
         size = 0;
+        if (absentSize != 0) {
+            Arrays.fill(absentObj, 0, absentSize, null);
+            absentSize = 0;
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.jato.collections.internal.sorted;
 
+import io.jato.stm.AbortCause;
 import io.jato.stm.Stm;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Entry;
@@ -10,6 +11,7 @@ import io.jato.stm.spi.TxnContext;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToIntFunction;
 
 /*
@@ -75,6 +77,7 @@ public abstract class SortedIndex {
     private static final int REMOVE_ATTEMPTS = 4;
 
     private static final VarHandle ROOT;
+    private static final AtomicInteger MARKS = new AtomicInteger();
 
     static {
         try {
@@ -101,6 +104,12 @@ public abstract class SortedIndex {
      * Written under a leaf lock, racily across leaves; a test's single thread reads it exactly.
      */
     private int linkGrowths;
+    /**
+     * This index's bit for {@link TxnContext#markInserts}, set when a point lookup finds a key
+     * absent: writes skip {@link #checkLookedUpAbsent} when it is clear. Taken from the top of the
+     * word (the hash maps take theirs from the bottom); a shared bit only costs an extra lookup.
+     */
+    private final long absenceMark = 1L << (63 - (MARKS.getAndIncrement() & 63));
     private final Participant participant;
 
     SortedIndex(Stm stm, boolean longKeys, int capacity, boolean layout) {
@@ -360,8 +369,63 @@ public abstract class SortedIndex {
                 ctx.observe(le);
                 continue;
             }
+            noteAbsent(ctx, k, ok);
             return null;
         }
+    }
+
+    /** Records that a point lookup of this transaction found {@code k} absent (see {@link #checkLookedUpAbsent}). */
+    private void noteAbsent(TxnContext ctx, long k, Object ok) {
+        Entry ae = ctx.entry(anchor);
+        Pending p = (Pending) ae.pendingRef();
+        if (p == null) {
+            p = ctx.borrow(Pending.KIND);
+            ae.setPendingRef(p);
+        }
+        int i = absentBound(p, k, ok);
+        if (i == p.absentSize || cmp(p.absentLong[i], p.absentObj[i], k, ok) != 0) {
+            p.insertAbsentAt(i, k, ok);
+        }
+        ctx.markInserts(absenceMark);
+    }
+
+    /**
+     * Before a write ({@code put}, {@code remove}) to {@code k}, found present at {@code e}: if a
+     * point lookup of this transaction found {@code k} absent, another transaction inserted it
+     * since, and the write would overwrite a value this transaction never saw, decided by the
+     * absence it did see — a lost update (the insert's), which isolation levels that do not
+     * validate absence (TicToc's repeatable read) would commit. The attempt aborts instead. A key
+     * this transaction inserted itself is not checked; neither is the absence a scan saw (a
+     * predicate: keys it did not find are phantoms where phantoms are allowed).
+     */
+    private void checkLookedUpAbsent(TxnContext ctx, Entry e, long k, Object ok) {
+        if (!ctx.hasInserts(absenceMark) || e.has(Entry.INSERT)) {
+            return;
+        }
+        Entry ae = ctx.find(anchor);
+        Pending p = ae == null ? null : (Pending) ae.pendingRef();
+        if (p == null || p.absentSize == 0) {
+            return;
+        }
+        int i = absentBound(p, k, ok);
+        if (i < p.absentSize && cmp(p.absentLong[i], p.absentObj[i], k, ok) == 0) {
+            throw ctx.rollback(AbortCause.READ_VALIDATION);
+        }
+    }
+
+    /** @return the first index of {@code p}'s absent keys with key &ge; k */
+    private int absentBound(Pending p, long k, Object ok) {
+        int lo = 0;
+        int hi = p.absentSize;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (cmp(p.absentLong[mid], p.absentObj[mid], k, ok) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     /** Maps {@code k} to {@code value} (unless present and {@code onlyIfAbsent}); returns the previous value. */
@@ -389,6 +453,7 @@ public abstract class SortedIndex {
             }
             Object current = valueOf(e);
             if (current == null || !onlyIfAbsent) {
+                checkLookedUpAbsent(ctx, e, k, ok);
                 write(ctx, e, value);
             }
             return current;
@@ -403,6 +468,7 @@ public abstract class SortedIndex {
         }
         Object current = valueOf(e);
         if (current != null) {
+            checkLookedUpAbsent(ctx, e, k, ok);
             write(ctx, e, ABSENT);
         }
         return current;
