@@ -1,6 +1,7 @@
 package io.jato.stm;
 
 import io.jato.stm.internal.Tunables;
+import io.jato.stm.internal.Version;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Protocol;
 import io.jato.stm.spi.ProtocolContext;
@@ -81,6 +82,14 @@ public final class Stm {
     /** @return a store with every default (Silo-style OCC) */
     public static Stm create() {
         return builder().build();
+    }
+
+    /**
+     * @return the version of Jato this library was built as, e.g. {@code "0.1.0"} (also the jars'
+     *         {@code Implementation-Version}); {@code "unknown"} if the build's record of it is gone
+     */
+    public static String version() {
+        return Version.VALUE;
     }
 
     /** @return the names of every protocol a builder can select, sorted */
@@ -280,7 +289,11 @@ public final class Stm {
             return this;
         }
 
-        /** Lock attempts per item before a commit suspects deadlock and aborts. */
+        /**
+         * Lock attempts per item before a commit suspects deadlock and aborts. Default 2048
+         * (system property {@code jato.lockSpins}); OCC spends them on its first write lock and
+         * spins at most {@code jato.heldLockSpins} (128) for each further one.
+         */
         public Builder lockSpinLimit(int spins) {
             if (spins < 1) {
                 throw new IllegalArgumentException("lockSpinLimit must be >= 1, got " + spins);
@@ -289,7 +302,7 @@ public final class Stm {
             return this;
         }
 
-        /** Polls of a locked item by a read before the attempt aborts. */
+        /** Polls of a locked item by a read before the attempt aborts. Default 1024 ({@code jato.readSpins}). */
         public Builder readSpinLimit(int spins) {
             if (spins < 1) {
                 throw new IllegalArgumentException("readSpinLimit must be >= 1, got " + spins);
