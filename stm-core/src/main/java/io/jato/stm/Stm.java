@@ -2,6 +2,7 @@ package io.jato.stm;
 
 import io.jato.stm.internal.Tunables;
 import io.jato.stm.internal.Version;
+import io.jato.stm.internal.occ.OccProtocol;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Protocol;
 import io.jato.stm.spi.ProtocolContext;
@@ -218,8 +219,17 @@ public final class Stm {
         return c;
     }
 
+    /**
+     * The default protocol is built in: a store with it never consults {@link ServiceLoader}, so it
+     * works where {@code META-INF/services} files were lost (a shaded jar that does not merge
+     * them). Other protocols are found by ServiceLoader, through this class's loader and the
+     * context class loader; the name {@code "occ"} always means the built-in one.
+     */
+    private static final Protocol DEFAULT_PROTOCOL = new OccProtocol();
+
     private static TreeMap<String, Protocol> loadProtocols() {
         TreeMap<String, Protocol> byName = new TreeMap<>();
+        byName.put(DEFAULT_PROTOCOL.name(), DEFAULT_PROTOCOL);
         ClassLoader tccl = Thread.currentThread().getContextClassLoader();
         for (ServiceLoader<Protocol> loader : List.of(ServiceLoader.load(Protocol.class, Stm.class.getClassLoader()),
                 ServiceLoader.load(Protocol.class, tccl))) {
@@ -324,6 +334,9 @@ public final class Stm {
          * @throws IllegalArgumentException if the protocol name is unknown; the message lists the known ones
          */
         public Stm build() {
+            if (protocol.equals(DEFAULT_PROTOCOL.name())) {
+                return new Stm(this, DEFAULT_PROTOCOL);
+            }
             TreeMap<String, Protocol> known = loadProtocols();
             Protocol p = known.get(protocol);
             if (p == null) {
