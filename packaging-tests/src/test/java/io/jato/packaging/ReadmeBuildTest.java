@@ -1,18 +1,13 @@
 package io.jato.packaging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -66,10 +61,7 @@ class ReadmeBuildTest {
 
     @Test
     void mavenSnippetBuildsTheRecordExample() throws Exception {
-        String mavenHome = System.getProperty("maven.home");
-        assertNotNull(mavenHome, "the POM passes maven.home");
-        Path project = Path.of(System.getProperty("basedir", ".")).toAbsolutePath().resolve("target/readme-build");
-        deleteTree(project);
+        Path project = NestedMaven.freshProject("readme-build");
 
         Build.write(project.resolve("pom.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
@@ -101,56 +93,7 @@ class ReadmeBuildTest {
                 + "    }\n"
                 + "}\n");
 
-        // Plugins come from the outer build's repository (a file:// remote, so nothing is copied
-        // into it), Jato's artifacts from the tests' repository; Central stays the fallback.
-        String outer = Path.of(Build.property("jato.outer.repo")).toUri().toString();
-        Build.write(project.resolve("settings.xml"), """
-                <settings>
-                  <profiles>
-                    <profile>
-                      <id>outer</id>
-                      <repositories>
-                        <repository>
-                          <id>outer-local</id>
-                          <url>%1$s</url>
-                          <releases><checksumPolicy>ignore</checksumPolicy></releases>
-                          <snapshots><enabled>false</enabled></snapshots>
-                        </repository>
-                      </repositories>
-                      <pluginRepositories>
-                        <pluginRepository>
-                          <id>outer-local</id>
-                          <url>%1$s</url>
-                          <releases><checksumPolicy>ignore</checksumPolicy></releases>
-                          <snapshots><enabled>false</enabled></snapshots>
-                        </pluginRepository>
-                      </pluginRepositories>
-                    </profile>
-                  </profiles>
-                  <activeProfiles>
-                    <activeProfile>outer</activeProfile>
-                  </activeProfiles>
-                </settings>
-                """.formatted(outer));
-
-        Path log = project.resolve("build.log");
-        List<String> command = new ArrayList<>(List.of(Path.of(mavenHome, "bin", "mvn").toString(), "-B",
-                "-s", project.resolve("settings.xml").toString(),
-                "-Dmaven.repo.local=" + Build.itRepo(),
-                "compile"));
-        ProcessBuilder pb = new ProcessBuilder(command).directory(project.toFile())
-                .redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        Process p = pb.start();
-        if (!p.waitFor(5, TimeUnit.MINUTES)) {
-            p.destroyForcibly();
-            fail("the README build did not finish in 5 minutes; log: " + log);
-        }
-        if (p.exitValue() != 0) {
-            List<String> lines = Files.readAllLines(log);
-            fail("the README's Maven snippet did not build (" + String.join(" ", command) + "):\n"
-                    + String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size())));
-        }
+        NestedMaven.compile(project);
 
         Path classes = project.resolve("target/classes");
         assertTrue(Files.isRegularFile(classes.resolve("com/example/Account.class")),
@@ -170,16 +113,5 @@ class ReadmeBuildTest {
             n++;
         }
         return n;
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var files = Files.walk(dir)) {
-            for (Path f : files.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
-                Files.delete(f);
-            }
-        }
     }
 }
