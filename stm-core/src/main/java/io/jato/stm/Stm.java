@@ -1,6 +1,8 @@
 package io.jato.stm;
 
 import io.jato.stm.internal.Tunables;
+import io.jato.stm.internal.Version;
+import io.jato.stm.internal.occ.OccProtocol;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Protocol;
 import io.jato.stm.spi.ProtocolContext;
@@ -81,6 +83,14 @@ public final class Stm {
     /** @return a store with every default (Silo-style OCC) */
     public static Stm create() {
         return builder().build();
+    }
+
+    /**
+     * @return the version of Jato this library was built as, e.g. {@code "0.1.0"} (also the jars'
+     *         {@code Implementation-Version}); {@code "unknown"} if the build's record of it is gone
+     */
+    public static String version() {
+        return Version.VALUE;
     }
 
     /** @return the names of every protocol a builder can select, sorted */
@@ -209,8 +219,17 @@ public final class Stm {
         return c;
     }
 
+    /**
+     * The default protocol is built in: a store with it never consults {@link ServiceLoader}, so it
+     * works where {@code META-INF/services} files were lost (a shaded jar that does not merge
+     * them). Other protocols are found by ServiceLoader, through this class's loader and the
+     * context class loader; the name {@code "occ"} always means the built-in one.
+     */
+    private static final Protocol DEFAULT_PROTOCOL = new OccProtocol();
+
     private static TreeMap<String, Protocol> loadProtocols() {
         TreeMap<String, Protocol> byName = new TreeMap<>();
+        byName.put(DEFAULT_PROTOCOL.name(), DEFAULT_PROTOCOL);
         ClassLoader tccl = Thread.currentThread().getContextClassLoader();
         for (ServiceLoader<Protocol> loader : List.of(ServiceLoader.load(Protocol.class, Stm.class.getClassLoader()),
                 ServiceLoader.load(Protocol.class, tccl))) {
@@ -280,7 +299,11 @@ public final class Stm {
             return this;
         }
 
-        /** Lock attempts per item before a commit suspects deadlock and aborts. */
+        /**
+         * Lock attempts per item before a commit suspects deadlock and aborts. Default 2048
+         * (system property {@code jato.lockSpins}); OCC spends them on its first write lock and
+         * spins at most {@code jato.heldLockSpins} (128) for each further one.
+         */
         public Builder lockSpinLimit(int spins) {
             if (spins < 1) {
                 throw new IllegalArgumentException("lockSpinLimit must be >= 1, got " + spins);
@@ -289,7 +312,7 @@ public final class Stm {
             return this;
         }
 
-        /** Polls of a locked item by a read before the attempt aborts. */
+        /** Polls of a locked item by a read before the attempt aborts. Default 1024 ({@code jato.readSpins}). */
         public Builder readSpinLimit(int spins) {
             if (spins < 1) {
                 throw new IllegalArgumentException("readSpinLimit must be >= 1, got " + spins);
@@ -311,6 +334,9 @@ public final class Stm {
          * @throws IllegalArgumentException if the protocol name is unknown; the message lists the known ones
          */
         public Stm build() {
+            if (protocol.equals(DEFAULT_PROTOCOL.name())) {
+                return new Stm(this, DEFAULT_PROTOCOL);
+            }
             TreeMap<String, Protocol> known = loadProtocols();
             Protocol p = known.get(protocol);
             if (p == null) {
