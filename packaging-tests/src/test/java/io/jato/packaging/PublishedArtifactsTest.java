@@ -170,6 +170,22 @@ class PublishedArtifactsTest {
         }
     }
 
+    @Test
+    void everyLibraryJarHasSourcesAndJavadoc() throws Exception {
+        for (Module m : modules()) {
+            if (!m.deployed() || !"jar".equals(m.packaging())) {
+                continue;
+            }
+            Path target = Build.root().resolve(m.dir()).resolve("target");
+            String base = m.artifactId() + "-" + Build.version();
+            try (JarFile sources = new JarFile(target.resolve(base + "-sources.jar").toFile());
+                    JarFile javadoc = new JarFile(target.resolve(base + "-javadoc.jar").toFile())) {
+                assertTrue(sources.stream().anyMatch(e -> e.getName().endsWith(".java")), base + "-sources.jar has sources");
+                assertNotNull(javadoc.getEntry("index.html"), base + "-javadoc.jar has index.html");
+            }
+        }
+    }
+
     private static byte[] read(JarFile jar, String name) throws Exception {
         ZipEntry e = jar.getEntry(name);
         assertNotNull(e, () -> jar.getName() + " has no " + name);
