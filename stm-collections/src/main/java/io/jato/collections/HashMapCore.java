@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /*
  * Design. TxHashMap and TxLongHashMap run one protocol (see TxHashMap's design comment) over two
- * key representations: object keys in a ConcurrentHashMap, primitive long keys in LongNodeIndex.
+ * key representations: object keys in an ObjectNodeIndex, primitive long keys in a LongNodeIndex.
  * What depends on the key stays in each map, specialized: hashing to a stripe, the index lookup,
  * the search of a transaction's buffered inserts, key comparisons. That is the lookup hot path,
  * and routing it through a common key abstraction would make it dispatch on (or box) the key.

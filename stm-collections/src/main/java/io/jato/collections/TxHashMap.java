@@ -1,19 +1,26 @@
 package io.jato.collections;
 
+import io.jato.collections.internal.hash.ChainedIndex;
+import io.jato.collections.internal.hash.ObjectNodeIndex;
+import io.jato.collections.internal.hash.ObjectNodeIndex.Node;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Entry;
-import io.jato.stm.spi.RefItem;
 import io.jato.stm.spi.TxItem;
 import io.jato.stm.spi.TxnContext;
 
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 
 /*
- * Design. Keys map to nodes through a ConcurrentHashMap (lock-free gets, resizing handled for us);
- * each node is a RefItem, so its value is versioned by the store's protocol. A key that is present
+ * Design. Keys map to nodes through an ObjectNodeIndex (lock-free gets; chains through the nodes);
+ * each node is a RefItem, so its value is versioned by the store's protocol. The index, not a
+ * ConcurrentHashMap, because a commit links and unlinks nodes with its locks held: there nothing
+ * may allocate (a ConcurrentHashMap allocates an entry per insert and resizes in put) nor run user
+ * code (a key's hashCode/equals, which could throw half-way through the install). The node caches
+ * its key's hash when it is made, in the transaction's body; linking and unlinking compare nodes
+ * by identity, and the table grows when an insert is buffered (reserve), before the commit.
+ * A key's hashCode runs once per operation; equals only in lookups, after the cached hashes matched. A key that is present
  * is read, written and deleted through its node's version. A key that is absent has no node, so
  * absence is versioned separately by a fixed array of stripe items: a transaction that finds a key
  * absent records the version of the key's stripe, and every commit that inserts a key bumps its
@@ -59,8 +66,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * @param <K> key type
  * @param <V> value type
  */
-public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
-    private final ConcurrentHashMap<K, Node<K>> nodes;
+// "exports": the supertype names ObjectNodeIndex.Node, from a package the module does not export;
+// HashMapCore is package-private, so no client sees that type through this class.
+@SuppressWarnings("exports")
+public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
+    private final ObjectNodeIndex<K> index;
     private final Single<K, V> single = new Single<>(this);
 
     /** Creates a map in {@code stm} sized for about a thousand keys. */
@@ -75,20 +85,20 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
      */
     public TxHashMap(Stm stm, int expectedSize) {
         super(stm, expectedSize);
-        this.nodes = new ConcurrentHashMap<>(Math.max(16, expectedSize));
+        this.index = new ObjectNodeIndex<>(expectedSize);
     }
 
     /** @return the value for {@code key} as of this transaction, or null if absent */
     @SuppressWarnings("unchecked")
     public V get(Txn txn, K key) {
         Objects.requireNonNull(key, "key");
-        return (V) valueAt(locate(TxnContext.of(txn, stm), key));
+        return (V) valueAt(locate(TxnContext.of(txn, stm), key, ObjectNodeIndex.hash(key)));
     }
 
     /** @return whether {@code key} is present as of this transaction */
     public boolean containsKey(Txn txn, K key) {
         Objects.requireNonNull(key, "key");
-        return valueAt(locate(TxnContext.of(txn, stm), key)) != null;
+        return valueAt(locate(TxnContext.of(txn, stm), key, ObjectNodeIndex.hash(key))) != null;
     }
 
     /** Maps {@code key} to {@code value}; returns the previous value or null. */
@@ -106,9 +116,10 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
     public V remove(Txn txn, K key) {
         Objects.requireNonNull(key, "key");
         TxnContext ctx = TxnContext.of(txn, stm);
-        Entry e = locate(ctx, key);
+        long h = ObjectNodeIndex.hash(key);
+        Entry e = locate(ctx, key, h);
         if (e != null && ctx.hasInserts(absenceMark)) {
-            checkObservedAbsence(ctx, e, stripeFor(key));
+            checkObservedAbsence(ctx, e, stripeFor(h));
         }
         return (V) removeAt(ctx, e, key);
     }
@@ -127,7 +138,7 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(updater, "updater");
         TxnContext ctx = TxnContext.of(txn, stm);
-        return updateAt(ctx, locateForUpdate(ctx, key), key, updater);
+        return updateAt(ctx, locateForUpdate(ctx, key, ObjectNodeIndex.hash(key)), key, updater);
     }
 
     /**
@@ -139,8 +150,9 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
         Objects.requireNonNull(value, "value");
         Objects.requireNonNull(updater, "updater");
         TxnContext ctx = TxnContext.of(txn, stm);
-        if (!mergeAt(ctx, locateForUpdate(ctx, key), key, value, updater)) {
-            insert(ctx, key, value);
+        long h = ObjectNodeIndex.hash(key);
+        if (!mergeAt(ctx, locateForUpdate(ctx, key, h), key, value, updater)) {
+            insert(ctx, key, h, value);
         }
     }
 
@@ -164,13 +176,22 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
         if (problem != null) {
             return problem;
         }
-        for (Node<K> n : nodes.values()) {
+        String[] found = {null};
+        int[] linked = {0};
+        index.forEach(n -> {
+            linked[0]++;
             String p = checkLinked(cc, n);
-            if (p != null) {
-                return "key " + n.key + ": " + p;
+            if (p == null && index.get(n.key, n.hash) != n) {
+                p = "linked node not found by its key (a duplicate, or a hash that changed)";
             }
+            if (p != null && found[0] == null) {
+                found[0] = "key " + n.key + ": " + p;
+            }
+        });
+        if (found[0] == null && linked[0] != index.size()) {
+            found[0] = "index counts " + index.size() + " keys but links " + linked[0];
         }
-        return null;
+        return found[0];
     }
 
     // ------------------------------------------------------------------ internals
@@ -180,13 +201,14 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         TxnContext ctx = TxnContext.of(txn, stm);
-        Entry e = locate(ctx, key);
+        long h = ObjectNodeIndex.hash(key);
+        Entry e = locate(ctx, key, h);
         if (e == null) {
-            insert(ctx, key, value);
+            insert(ctx, key, h, value);
             return null;
         }
         if (ctx.hasInserts(absenceMark) && (!onlyIfAbsent || valueOf(e) == null)) {
-            checkObservedAbsence(ctx, e, stripeFor(key));
+            checkObservedAbsence(ctx, e, stripeFor(h));
         }
         return (V) storeAt(ctx, e, key, value, onlyIfAbsent);
     }
@@ -197,20 +219,20 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
      * transaction (absence observed); the writing entry if this transaction deleted it (see
      * {@link HashMapCore#deletedHere}).
      */
-    private Entry locateForUpdate(TxnContext ctx, K key) {
-        Entry e = ctx.hasInserts(insertMark) ? ownInsert(ctx, key) : null;
+    private Entry locateForUpdate(TxnContext ctx, K key, long h) {
+        Entry e = ctx.hasInserts(insertMark) ? ownInsert(ctx, key, h) : null;
         if (e == null) {
-            e = untouchedEntry(ctx, nodes.get(key));
+            e = untouchedEntry(ctx, index.get(key, h));
             if (e == null) {
-                e = locate(ctx, key);
+                e = locate(ctx, key, h);
             }
         }
         return e;
     }
 
-    private TxItem stripeFor(Object key) {
-        int h = key.hashCode() * 0x9E3779B9;
-        return stripes[(h ^ (h >>> 16)) & (stripes.length - 1)];
+    /** @return the absence stripe of a key whose {@link ObjectNodeIndex#hash} is {@code h} */
+    private TxItem stripeFor(long h) {
+        return stripes[ChainedIndex.indexFor(h, stripes.length)];
     }
 
     /**
@@ -218,20 +240,20 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
      * (read if not yet read) or of this transaction's pending insert, or null if the key is absent
      * (the stripe version is then recorded).
      */
-    private Entry locate(TxnContext ctx, K key) {
+    private Entry locate(TxnContext ctx, K key, long h) {
         for (;;) {
             if (ctx.hasInserts(insertMark)) {
                 // Our own buffered insert wins over a node another transaction published since
                 // (that commit bumped the stripe we observed, so this attempt will abort anyway).
-                Entry own = ownInsert(ctx, key);
+                Entry own = ownInsert(ctx, key, h);
                 if (own != null) {
                     return own;
                 }
             }
-            Node<K> n = nodes.get(key);
+            Node<K> n = index.get(key, h);
             if (n == null) {
-                ctx.observe(stripeFor(key));
-                n = nodes.get(key);
+                ctx.observe(stripeFor(h));
+                n = index.get(key, h);
                 if (n == null) {
                     ctx.markInserts(absenceMark);
                     return null;
@@ -246,10 +268,10 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
     }
 
     /** @return the entry of this transaction's buffered insert of {@code key}, or null */
-    private Entry ownInsert(TxnContext ctx, K key) {
-        Entry se = ctx.find(stripeFor(key));
+    private Entry ownInsert(TxnContext ctx, K key, long h) {
+        Entry se = ctx.find(stripeFor(h));
         if (se != null && se.pendingRef() != null) {
-            Node<K> p = pendingInsert(se, key);
+            Node<K> p = pendingInsert(se, key, h);
             if (p != null) {
                 return ctx.find(p);
             }
@@ -258,9 +280,9 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
     }
 
     @SuppressWarnings("unchecked")
-    private Node<K> pendingInsert(Entry stripeEntry, Object key) {
+    private Node<K> pendingInsert(Entry stripeEntry, Object key, long h) {
         for (Node<K> p = (Node<K>) stripeEntry.pendingRef(); p != null; p = p.pendingNext) {
-            if (p.key.equals(key)) {
+            if (p.hash == h && p.key.equals(key)) {
                 return p;
             }
         }
@@ -268,10 +290,10 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
     }
 
     @SuppressWarnings("unchecked")
-    private void insert(TxnContext ctx, K key, Object value) {
-        Entry se = ctx.find(stripeFor(key));
+    private void insert(TxnContext ctx, K key, long h, Object value) {
+        Entry se = ctx.find(stripeFor(h));
         // locate() observed the stripe, so its entry exists.
-        Node<K> fresh = new Node<>(key);
+        Node<K> fresh = new Node<>(key, h);
         fresh.pendingNext = (Node<K>) se.pendingRef();
         bufferInsert(ctx, se, fresh, key, value);
     }
@@ -280,17 +302,26 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
 
     @Override
     boolean link(Node<K> node) {
-        return nodes.putIfAbsent(node.key, node) == null;
+        // No duplicate check: that would run the key's equals inside the commit. The caller holds
+        // the key's stripe locked with its absence validated (a transaction's commit) or checked
+        // (keyLinked, a non-transactional insert), so no node of the key is linked.
+        index.link(node);
+        return true;
     }
 
     @Override
     void unlink(Node<K> node) {
-        nodes.remove(node.key, node);
+        index.remove(node);
+    }
+
+    @Override
+    void reserveInsert() {
+        index.reserve(1);
     }
 
     @Override
     boolean keyLinked(Node<K> node) {
-        return nodes.get(node.key) != null;
+        return index.get(node.key, node.hash) != null;
     }
 
     @Override
@@ -301,18 +332,6 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
     @Override
     Object keyOf(Node<K> node) {
         return node.key;
-    }
-
-    /** A key's versioned slot; linked in the index while the key is present. */
-    static final class Node<K> extends RefItem {
-        final K key;
-        /** Next fresh node of the same inserting transaction and stripe; only that thread touches it. */
-        Node<K> pendingNext;
-
-        Node(K key) {
-            super(null);
-            this.key = key;
-        }
     }
 
     /**
@@ -336,8 +355,9 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
             Objects.requireNonNull(key, "key");
             NonTx.checkOutside(map.stm);
             ConcurrencyControl cc = map.stm.concurrencyControl();
+            long h = ObjectNodeIndex.hash(key);
             for (;;) {
-                Node<K> n = map.nodes.get(key);
+                Node<K> n = map.index.get(key, h);
                 if (n == null) {
                     return null;
                 }
@@ -360,14 +380,15 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
             Objects.requireNonNull(value, "value");
             NonTx.checkOutside(map.stm);
             ConcurrencyControl cc = map.stm.concurrencyControl();
+            long h = ObjectNodeIndex.hash(key);
             for (;;) {
-                Node<K> n = map.nodes.get(key);
+                Node<K> n = map.index.get(key, h);
                 if (n != null) {
                     Object old = replaceNonTx(cc, n, value);
                     if (old != RETRY) {
                         return (V) old;
                     }
-                } else if (map.insertNonTx(cc, map.stripeFor(key), new Node<>(key), value)) {
+                } else if (map.insertNonTx(cc, map.stripeFor(h), new Node<>(key, h), value)) {
                     return null;
                 }
             }
@@ -379,8 +400,9 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
             Objects.requireNonNull(key, "key");
             NonTx.checkOutside(map.stm);
             ConcurrencyControl cc = map.stm.concurrencyControl();
+            long h = ObjectNodeIndex.hash(key);
             for (;;) {
-                Node<K> n = map.nodes.get(key);
+                Node<K> n = map.index.get(key, h);
                 if (n == null) {
                     return null;
                 }
@@ -393,7 +415,7 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
 
         /** @return the number of committed keys (a moment's estimate while transactions run) */
         public int size() {
-            return map.nodes.size();
+            return map.index.size();
         }
 
         /** Visits every committed key and value (weakly consistent while transactions run). */
@@ -402,10 +424,10 @@ public final class TxHashMap<K, V> extends HashMapCore<TxHashMap.Node<K>> {
             Objects.requireNonNull(action, "action");
             NonTx.checkOutside(map.stm);
             ConcurrencyControl cc = map.stm.concurrencyControl();
-            map.nodes.forEach((k, n) -> {
+            map.index.forEach(n -> {
                 Object v = cc.loadRef(n);
                 if (v != REMOVED) {
-                    action.accept(k, (V) v);
+                    action.accept(n.key, (V) v);
                 }
             });
         }

@@ -212,6 +212,11 @@ public final class TicTocControl extends ConcurrencyControl {
                 if (item.casWord(w, w | LOCKED)) {
                     e.setLockedWord(w);
                     e.addFlags(Entry.LOCKED);
+                    if (historySize > 0 && item.extAcquire() == null) {
+                        // The item's first commit needs a history ring. Allocate it now, while a
+                        // failure still aborts cleanly, not in publish, which must not fail.
+                        item.setExtRelease(new long[1 + 2 * historySize]);
+                    }
                     return null;
                 }
             } else if (noWait || ++spins > lockSpins) {
@@ -375,7 +380,8 @@ public final class TicTocControl extends ConcurrencyControl {
     // ------------------------------------------------------------------ timestamp history
 
     /*
-     * History ring in the item's ext slot, allocated on the item's first commit (never again):
+     * History ring in the item's ext slot, allocated when the item is first locked for a commit
+     * (never again; lock, so that publish never allocates):
      * slot 0 = number of versions recorded; then pairs (wts of an old version, wts of the version
      * that replaced it). Written only by the lock holder, before the release store of the word;
      * read like a seqlock: unlocked word, opaque loads, acquire fence, the same word again.
@@ -384,8 +390,7 @@ public final class TicTocControl extends ConcurrencyControl {
     private void remember(TxItem item, long oldWts, long newWts) {
         long[] h = (long[]) item.extAcquire();
         if (h == null) {
-            h = new long[1 + 2 * historySize];
-            item.setExtRelease(h);
+            return; // not locked through lock() (no ring): nothing to remember it by
         }
         long count = (long) HISTORY.getOpaque(h, 0);
         int at = 1 + 2 * (int) (count % historySize);

@@ -5,6 +5,10 @@ import io.jato.protocols.suite.Interleaving;
 import io.jato.stm.AbortCause;
 import io.jato.stm.Stm;
 import io.jato.stm.StmStatistics;
+import io.jato.stm.spi.Entry;
+import io.jato.stm.spi.TxItem;
+import io.jato.stm.spi.TxParticipant;
+import io.jato.stm.spi.TxnContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -94,6 +98,40 @@ class TicTocOptionsTest {
     @Test
     void timestampHistoryValidatesAReadOfAVersionReplacedAfterTheCommitTimestamp() {
         assertEquals(0, figure3(store(TicTocOptions.HISTORY, "4")), "with history, A commits at 3");
+    }
+
+    /**
+     * The history ring is allocated when the item is locked, while the commit can still abort, not
+     * in publish, which also serves the failure path (unlockChanged) and must not allocate. A
+     * participant's check runs between the two: it must find the ring there on the item's first
+     * commit (before the fix the ring appeared only in publish).
+     */
+    @Test
+    void theHistoryRingIsAllocatedBeforeTheInstallPhase() {
+        Stm stm = store(TicTocOptions.HISTORY, "4");
+        TxItem item = new TxItem();
+        Object[] seenAtCheck = {"check not run"};
+        TxParticipant p = new TxParticipant() {
+            @Override
+            public boolean check(TxnContext txn, Entry e) {
+                seenAtCheck[0] = e.item().extAcquire();
+                return true;
+            }
+
+            @Override
+            public void install(TxnContext txn, Entry e, long commitTimestamp) {
+            }
+        };
+        for (int round = 0; round < 2; round++) {
+            stm.run(t -> {
+                TxnContext ctx = TxnContext.of(t, stm);
+                Entry e = ctx.entry(item);
+                ctx.writeCustom(e, p, null, "x");
+                ctx.requestCheck(e, p);
+            });
+            assertTrue(seenAtCheck[0] instanceof long[], "round " + round + ": ring at check: " + seenAtCheck[0]);
+            assertEquals(1 + 2 * 4, ((long[]) seenAtCheck[0]).length);
+        }
     }
 
     @Test

@@ -23,7 +23,10 @@ public interface TxParticipant {
 
     /**
      * Validates type-specific state of an entry flagged {@link Entry#CHECK}, after every write item
-     * is locked. Must not block or allocate.
+     * is locked and before anything is installed. Must not block. This is the last phase in which a
+     * failure still aborts cleanly (any {@code Throwable} here leaves nothing visible), so whatever
+     * the install will need and may fail to get — room in a node, a commit-time updater's result —
+     * is allocated or computed here, never in {@link #install}.
      *
      * @return {@code true} if the transaction may commit as far as this entry is concerned
      */
@@ -34,6 +37,8 @@ public interface TxParticipant {
     /**
      * Installs a {@link Entry#KIND_CUSTOM} entry. Runs with every write item of the transaction
      * locked and before any new version is published; may add {@link Entry#RETIRE} to the entry.
+     * Must not allocate or run user code (a key's {@code equals}, an updater): a failure here is
+     * not undone, only made visible as a new version of every item still locked.
      *
      * @param commitTimestamp the protocol's commit timestamp (meaning is protocol-specific)
      */

@@ -880,6 +880,12 @@ public abstract class SortedIndex {
     }
 
     /**
+     * Test seam: when set, runs just before {@link #reserveRoom} allocates (tests make it throw an
+     * {@code OutOfMemoryError}); null otherwise. Read only when a leaf must grow.
+     */
+    static volatile Runnable roomFault;
+
+    /**
      * Grows leaf {@code l}'s arrays to hold {@code slots} entries if they are smaller. The caller
      * holds the leaf's transactional item, so no slot is linked or unlinked meanwhile. The arrays
      * are allocated before the seqlock is taken: an {@code OutOfMemoryError} changes nothing.
@@ -888,6 +894,10 @@ public abstract class SortedIndex {
         int len = l.slots.length;
         if (slots <= len) {
             return;
+        }
+        Runnable fault = roomFault;
+        if (fault != null) {
+            fault.run();
         }
         int cap = Math.max(slots, len * 2);
         Slot[] grown = new Slot[cap];
@@ -1155,10 +1165,12 @@ public abstract class SortedIndex {
     }
 
     /**
-     * Inner nodes allocated before a split changes anything: for each level up to one above the
+     * Inner nodes allocated before a split changes anything: for each level up to two above the
      * root seen then, one per new part (each part may split one node per level, and a root growth
-     * at a level replaces a split there). If the root grew meanwhile past what was reserved,
-     * {@link #take} allocates after all — a race of concurrent splits, not the steady state.
+     * at a level replaces a split there). One level is what the split itself can add; the second
+     * covers a concurrent root growth while this split links its parts. Only if the tree grew two
+     * levels meanwhile (two root splits, each after its root filled with children, all inside this
+     * split's linking) does {@link #take} allocate under the split's locks after all.
      */
     private static final class Spares {
         private final Inner[][] byLevel;
@@ -1169,8 +1181,8 @@ public abstract class SortedIndex {
         Spares(int rootLevel, int parts, boolean longKeys, int capacity) {
             this.longKeys = longKeys;
             this.capacity = capacity;
-            byLevel = new Inner[rootLevel + 2][];
-            used = new int[rootLevel + 2];
+            byLevel = new Inner[rootLevel + 3][];
+            used = new int[rootLevel + 3];
             for (int level = 1; level < byLevel.length; level++) {
                 Inner[] a = new Inner[parts];
                 for (int i = 0; i < parts; i++) {
