@@ -1,5 +1,6 @@
 package io.jato.stm;
 
+import io.jato.stm.internal.StoreAccess;
 import io.jato.stm.internal.Tunables;
 import io.jato.stm.internal.Version;
 import io.jato.stm.internal.occ.OccProtocol;
@@ -59,6 +60,9 @@ public final class Stm {
     private final ProtocolContext protocolContext;
     private final boolean statistics;
     private final long[] settings;
+    /** The store-only entry points of the SPI package's transaction context. */
+    private static final StoreAccess ACCESS = StoreAccess.get();
+
     private final ThreadLocal<TxnContext> contexts;
     private final List<TxnContext> registered = new ArrayList<>();
     /** Counters of contexts whose threads have died; guarded by {@code registered}. */
@@ -105,13 +109,13 @@ public final class Stm {
      */
     public <T> T atomic(TxnFunction<T> body) {
         Objects.requireNonNull(body, "body");
-        return context().execute(body, null, false);
+        return ACCESS.execute(context(), body, null, false);
     }
 
     /** Runs {@code body} as a transaction; the void form of {@link #atomic}. */
     public void run(TxnRunnable body) {
         Objects.requireNonNull(body, "body");
-        context().execute(null, body, false);
+        ACCESS.execute(context(), null, body, false);
     }
 
     /**
@@ -120,7 +124,7 @@ public final class Stm {
      */
     public <T> T readOnly(TxnFunction<T> body) {
         Objects.requireNonNull(body, "body");
-        return context().execute(body, null, true);
+        return ACCESS.execute(context(), body, null, true);
     }
 
     /**
@@ -129,7 +133,7 @@ public final class Stm {
      */
     public boolean inTransaction() {
         TxnContext c = contexts.get();
-        return c != null && c.isInside();
+        return c != null && ACCESS.isInside(c);
     }
 
     /** @return this store's name (for messages and statistics) */
@@ -157,11 +161,11 @@ public final class Stm {
             acc = retired.clone();
             for (Iterator<TxnContext> it = registered.iterator(); it.hasNext(); ) {
                 TxnContext c = it.next();
-                if (!c.owner().isAlive()) {
-                    c.addStatisticsTo(retired);
+                if (!ACCESS.owner(c).isAlive()) {
+                    ACCESS.addStatisticsTo(c, retired);
                     it.remove();
                 }
-                c.addStatisticsTo(acc);
+                ACCESS.addStatisticsTo(c, acc);
             }
         }
         long[] byCause = new long[AbortCause.count()];
@@ -188,7 +192,7 @@ public final class Stm {
         Arrays.fill(into, 0, COUNTER_SLOTS, 0L);
         TxnContext c = contexts.get();
         if (c != null) {
-            c.addStatisticsTo(into);
+            ACCESS.addStatisticsTo(c, into);
         }
     }
 
@@ -203,13 +207,13 @@ public final class Stm {
     }
 
     private TxnContext newContext() {
-        TxnContext c = new TxnContext(this, cc, protocolContext, statistics, settings);
+        TxnContext c = ACCESS.newContext(this, cc, protocolContext, statistics, settings);
         synchronized (registered) {
             // Fold away threads that died, so thread churn does not grow the registry.
             for (Iterator<TxnContext> it = registered.iterator(); it.hasNext(); ) {
                 TxnContext old = it.next();
-                if (!old.owner().isAlive()) {
-                    old.addStatisticsTo(retired);
+                if (!ACCESS.owner(old).isAlive()) {
+                    ACCESS.addStatisticsTo(old, retired);
                     it.remove();
                 }
             }

@@ -236,18 +236,14 @@ public final class TicTocControl extends ConcurrencyControl {
             return null;
         }
         long approx = 0;
-        for (int i = 0, n = txn.size(); i < n; i++) {
-            Entry e = txn.entryAt(i);
-            int f = e.flags();
-            if ((f & Entry.READ) != 0) {
-                long t = (f & Entry.WRITE) != 0 && isolation == Isolation.SERIALIZABLE
-                        ? e.observed2() + 1 : e.observed();
-                approx = Math.max(approx, t);
-            }
+        for (int k = 0, n = txn.readCount(); k < n; k++) {
+            Entry e = txn.readAt(k);
+            long t = e.has(Entry.WRITE) && isolation == Isolation.SERIALIZABLE ? e.observed2() + 1 : e.observed();
+            approx = Math.max(approx, t);
         }
-        for (int i = 0, n = txn.size(); i < n; i++) {
-            Entry e = txn.entryAt(i);
-            if ((e.flags() & (Entry.READ | Entry.WRITE)) != Entry.READ || e.observed2() >= approx) {
+        for (int k = 0, n = txn.readCount(); k < n; k++) {
+            Entry e = txn.readAt(k);
+            if (e.has(Entry.WRITE) || e.observed2() >= approx) {
                 continue;
             }
             long w = e.item().wordVolatile();
@@ -265,22 +261,17 @@ public final class TicTocControl extends ConcurrencyControl {
     public long commitTimestamp(TxnContext txn, boolean readOnly) {
         long reads = 0;
         long writes = 0;
-        for (int i = 0, n = txn.size(); i < n; i++) {
-            Entry e = txn.entryAt(i);
-            int f = e.flags();
-            if ((f & Entry.WRITE) != 0) {
-                // Locked by us, so rts only grows by failed extensions; volatile: the Dekker pair.
-                writes = Math.max(writes, e.item().word2Volatile() + 1);
-            } else if ((f & Entry.READ) != 0) {
-                reads = Math.max(reads, e.observed());
-            }
+        for (int k = 0, n = txn.writeCount(); k < n; k++) {
+            // Locked by us, so rts only grows by failed extensions; volatile: the Dekker pair.
+            writes = Math.max(writes, txn.writeAt(k).item().word2Volatile() + 1);
         }
-        if (isolation == Isolation.SNAPSHOT) {
-            for (int i = 0, n = txn.size(); i < n; i++) {
-                Entry e = txn.entryAt(i);
-                if ((e.flags() & (Entry.READ | Entry.WRITE)) == (Entry.READ | Entry.WRITE)) {
-                    reads = Math.max(reads, e.observed());
-                }
+        // Reads of written items count too at snapshot isolation (there the write does not
+        // supersede the read: the snapshot must contain the version read).
+        boolean readsOfWrites = isolation == Isolation.SNAPSHOT;
+        for (int k = 0, n = txn.readCount(); k < n; k++) {
+            Entry e = txn.readAt(k);
+            if (readsOfWrites || !e.has(Entry.WRITE)) {
+                reads = Math.max(reads, e.observed());
             }
         }
         // The floor orders this transaction after every delete and structure change it may have

@@ -7,13 +7,13 @@ import io.jato.stm.AbortCause;
  * slots, decides what a read observes, and supplies the per-entry steps of the commit driver.
  *
  * <h2>The commit driver</h2>
- * {@link TxnContext#commit} runs the same phases for every protocol, calling these hooks:
+ * The commit driver (package-private {@code CommitDriver}, run for each {@link TxnContext}) runs the same phases for every protocol, calling these hooks:
  * <ol>
  *   <li><b>lock</b> — {@link #lock} for each {@link Entry#WRITE} entry not already
  *       {@link Entry#LOCKED} (eager protocols lock in {@link #onWrite} instead);</li>
  *   <li><b>timestamp</b> — {@link #commitTimestamp}, once, after every write item is locked;</li>
- *   <li><b>validate</b> — {@link #validate} for each {@link Entry#READ} entry (and the participant's
- *       check for {@link Entry#CHECK} entries);</li>
+ *   <li><b>validate</b> — {@link #validate} for each {@link Entry#READ} entry, then the participant's
+ *       check for each {@link Entry#CHECK} entry;</li>
  *   <li><b>install</b> — {@link #install} for every write entry, then {@link #publish} for every
  *       write entry: no new version becomes visible before every value is in place;</li>
  *   <li><b>finish</b> — {@link #finish}; on abort, {@link #unlock} for each locked entry first.</li>

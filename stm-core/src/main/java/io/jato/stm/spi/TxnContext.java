@@ -1,55 +1,48 @@
 package io.jato.stm.spi;
 
 import io.jato.stm.AbortCause;
+import io.jato.stm.RollbackSignal;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
-import io.jato.stm.TxnAbortedException;
-import io.jato.stm.TxnFunction;
-import io.jato.stm.TxnRunnable;
 import io.jato.stm.internal.Backoff;
-import io.jato.stm.internal.RollbackSignal;
-import io.jato.stm.internal.Tunables;
 
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
-import java.util.Arrays;
 import java.util.Objects;
 
 /*
- * The transaction: access set, retry loop and commit driver in one object per (thread, store).
+ * The transaction as data types and protocols see it: one object per (thread, store), reused by
+ * every transaction of that thread in that store. It is a facade over small package-private
+ * classes of this package, each with one job:
  *
- * Access set. A flat array of pre-allocated Entry objects with a parallel array of their items,
- * reused by every transaction of the thread. Lookups of "did this transaction already touch item
- * X" scan the item array while the set is small (a few compares beat hashing) and switch to an
- * open-addressing index of entry positions once the set passes Tunables.LINEAR_SCAN_LIMIT. Nothing
- * is allocated per transaction once the arrays have grown to the workload's largest transaction.
+ *   AccessSet     the entries, their lookup, and the write / read / check lists the commit walks
+ *   ScratchPool   pooled per-attempt objects (Scratch)
+ *   RetryLoop     attempts, retries, backoff (what Stm.atomic runs)
+ *   CommitDriver  the commit phases and the rollback and failure paths
+ *   TxnCounters   statistics
  *
- * Retry loop. execute() runs the body, then commit(). Conflicts found while the body runs unwind
- * it with the preallocated RollbackSignal; conflicts found by commit() come back as an AbortCause
- * return value. Either way the attempt's locks are released, the abort is counted by cause and the
- * body runs again after a randomized exponential backoff (seed paper 002 §4.1). A user exception is
- * reported only if the reads so far are still current: an exception caused by an inconsistent
- * snapshot (OCC reads are not opaque) is discarded and the transaction retried.
- *
- * Commit driver. The same phases for every protocol (see ConcurrencyControl): lock the write set
- * in access order with bounded spinning (no sort: a lock that cannot be had is treated as a
- * deadlock and the attempt aborts), take the commit timestamp, validate the read set, install every
- * value, then publish every version. The protocol is a final class per store, so each hook call is
- * monomorphic; simple cells are installed by a switch on the entry kind, not a virtual call.
+ * They live in this package, not in internal, because they manage Entry's package-private state.
+ * The store reaches the store-only entry points (create, execute, statistics) through
+ * internal.StoreAccess, implemented here by StoreAccessImpl; nothing of them is public.
  */
 
 /**
  * The implementation of {@link Txn}, and the SPI through which transactional objects record reads
- * and writes. One instance exists per thread and store; it is created and reused by {@link Stm}.
+ * and writes and protocols see a transaction's access set. One instance exists per thread and
+ * store; the store creates and reuses it.
  *
  * <p>Data types obtain it with {@link #of(Txn, Stm)}, which checks that the transaction is active,
  * on the calling thread and in the object's store. All methods must be called by the owning thread.
  */
 public final class TxnContext extends Txn {
-    private static final int IDLE = 0;
-    private static final int ACTIVE = 1;
-    private static final int DOOMED = 2;
-    private static final int COMMITTING = 3;
+    static final int IDLE = 0;
+    static final int ACTIVE = 1;
+    static final int DOOMED = 2;
+    static final int COMMITTING = 3;
+
+    static {
+        StoreAccessImpl.install();
+    }
 
     /*
      * Weak: the thread's ThreadLocalMap holds this context strongly, so a strong reference back to
@@ -60,68 +53,29 @@ public final class TxnContext extends Txn {
     private final String storeName;
     private final ConcurrencyControl cc;
     private final Object ccState;
-    private final Thread owner;
-    private final ProtocolContext protocolContext;
-    private final boolean statistics;
-    private final Backoff backoff;
-    private final int maxAttempts;
-    private final int linearScanLimit;
+    final Thread owner;
+    final AccessSet set = new AccessSet();
+    private final ScratchPool scratch = new ScratchPool();
+    final TxnCounters counters;
+    final RetryLoop loop;
 
-    private Entry[] entries;
-    private TxItem[] items;
-    private int size;
-    /** Entry position + 1 per slot, 0 for empty; valid only while {@code indexed}, all zero otherwise. */
-    private int[] index;
-    /** Per entry position: its slot in {@link #index}, so that clearing touches only used slots. */
-    private int[] slotOf;
-    private boolean indexed;
-    private boolean hasWrites;
-    private boolean hasInserts;
-    /** Bits of the data types that buffered inserts in this attempt ({@link #markInserts}). */
-    private long insertMarks;
-    private boolean needsCleanup;
+    // The attempt's state; owner thread only (the retry loop and the commit driver write it).
+    int status = IDLE;
+    boolean readOnly;
+    AbortCause doomCause;
+    int attempt;
 
-    /** Pooled scratch objects per {@link Scratch} id, and how many of each this attempt borrowed. */
-    private Scratch.Pooled[][] scratch = new Scratch.Pooled[8][];
-    private int[] scratchUsed = new int[8];
-    /** Ids with a non-zero use count in this attempt. */
-    private int[] scratchTouched = new int[8];
-    private int scratchTouchedCount;
-
-    private int status = IDLE;
-    private boolean readOnly;
-    private AbortCause doomCause;
-    private int attempt;
-    private int commitCount;
-
-    // Statistics: written only by the owner thread with plain stores, summed racily by Stm.
-    private long starts;
-    private long commits;
-    private final long[] aborts = new long[AbortCause.count()];
-
-    /**
-     * Created by the store for the calling thread. Not for data types or users.
-     *
-     * @param settings the store's settings: {@code backoffBaseNanos, backoffMaxNanos, maxAttempts}
-     */
-    public TxnContext(Stm stm, ConcurrencyControl cc, ProtocolContext protocolContext, boolean statistics, long[] settings) {
+    /** Created by the store, through {@link io.jato.stm.internal.StoreAccess}. */
+    TxnContext(Stm stm, ConcurrencyControl cc, ProtocolContext protocolContext, boolean statistics, long[] settings) {
         this.stm = new WeakReference<>(stm);
         this.storeName = stm.name();
         this.cc = cc;
-        this.protocolContext = protocolContext;
-        this.statistics = statistics;
-        this.maxAttempts = (int) settings[2];
-        this.linearScanLimit = Tunables.LINEAR_SCAN_LIMIT;
         this.owner = Thread.currentThread();
-        int cap = Integer.highestOneBit(Tunables.ACCESS_SET_CAPACITY - 1) << 1;
-        this.entries = new Entry[cap];
-        for (int i = 0; i < cap; i++) {
-            entries[i] = new Entry();
-        }
-        this.items = new TxItem[cap];
-        this.index = new int[cap * 2];
-        this.slotOf = new int[cap];
-        this.backoff = new Backoff(settings[0], settings[1], System.nanoTime() ^ ((long) System.identityHashCode(this) << 32));
+        this.counters = new TxnCounters(statistics);
+        CommitDriver driver = new CommitDriver(this, cc, set, protocolContext, counters);
+        Backoff backoff = new Backoff(settings[0], settings[1],
+                System.nanoTime() ^ ((long) System.identityHashCode(this) << 32));
+        this.loop = new RetryLoop(this, driver, counters, backoff, (int) settings[2]);
         this.ccState = cc.newTxnState(this);
     }
 
@@ -207,42 +161,44 @@ public final class TxnContext extends Txn {
 
     /** @return the number of entries in the access set */
     public int size() {
-        return size;
+        return set.size();
     }
 
-    /** @return the entry at {@code i}, {@code 0 <= i < size()} */
+    /** @return the entry at {@code i}, {@code 0 <= i < size()}, in the order the transaction first touched them */
     public Entry entryAt(int i) {
-        return entries[i];
+        return set.at(i);
+    }
+
+    /** @return the number of entries this attempt wrote ({@link Entry#WRITE}) */
+    public int writeCount() {
+        return set.writeCount();
+    }
+
+    /** @return the {@code k}-th written entry, {@code 0 <= k < writeCount()}, in first-write order */
+    public Entry writeAt(int k) {
+        return set.writeAt(k);
+    }
+
+    /** @return the number of entries this attempt read or observed ({@link Entry#READ}) */
+    public int readCount() {
+        return set.readCount();
+    }
+
+    /** @return the {@code k}-th read entry, {@code 0 <= k < readCount()}, in first-read order */
+    public Entry readAt(int k) {
+        return set.readAt(k);
     }
 
     /** @return the entry for {@code item}, or null if this transaction has not touched it */
     public Entry find(TxItem item) {
-        if (!indexed) {
-            TxItem[] its = items;
-            for (int i = 0, n = size; i < n; i++) {
-                if (its[i] == item) {
-                    return entries[i];
-                }
-            }
-            return null;
-        }
-        int[] idx = index;
-        int mask = idx.length - 1;
-        for (int slot = item.itemHash() & mask;; slot = (slot + 1) & mask) {
-            int p = idx[slot];
-            if (p == 0) {
-                return null;
-            }
-            if (items[p - 1] == item) {
-                return entries[p - 1];
-            }
-        }
+        return set.find(item);
     }
 
     /** @return the entry for {@code item}, appending an empty one if there is none */
     public Entry entry(TxItem item) {
-        Entry e = find(item);
-        return e != null ? e : append(item);
+        AccessSet s = set;
+        Entry e = s.find(item);
+        return e != null ? e : s.append(item);
     }
 
     /**
@@ -250,15 +206,15 @@ public final class TxnContext extends Txn {
      * (flag {@link Entry#INSERT}); skips the lookup.
      */
     public Entry appendInsert(TxItem item) {
-        Entry e = append(item);
+        Entry e = set.append(item);
         e.flags = Entry.INSERT;
-        hasInserts = true;
+        set.hasInserts = true;
         return e;
     }
 
     /** @return true if this attempt created items ({@link #appendInsert}); lets data types skip own-insert lookups */
     public boolean hasInserts() {
-        return hasInserts;
+        return set.hasInserts;
     }
 
     /**
@@ -267,19 +223,19 @@ public final class TxnContext extends Txn {
      * when only other objects inserted: the test is one AND instead of an access-set lookup.
      */
     public void markInserts(long mark) {
-        insertMarks |= mark;
+        set.insertMarks |= mark;
     }
 
     /** @return true if some data type whose mark shares a bit with {@code mark} called {@link #markInserts} in this attempt */
     public boolean hasInserts(long mark) {
-        return (insertMarks & mark) != 0;
+        return (set.insertMarks & mark) != 0;
     }
 
     /** Reads a reference cell: own pending write, else the first read's value, else a protocol read. */
     public Object readRef(RefItem item) {
-        Entry e = find(item);
+        Entry e = set.find(item);
         if (e == null) {
-            e = append(item);
+            e = set.append(item);
         } else {
             int f = e.flags;
             if ((f & Entry.WRITE) != 0 && e.kind == Entry.KIND_REF) {
@@ -296,15 +252,15 @@ public final class TxnContext extends Txn {
     public Object readRef(RefItem item, Entry e) {
         Object v = cc.readRef(this, item, e);
         e.readRef = v;
-        e.flags |= Entry.READ;
+        set.markRead(e);
         return v;
     }
 
     /** Reads a long cell, including this transaction's pending write or commit-time add. */
     public long readLong(LongItem item) {
-        Entry e = find(item);
+        Entry e = set.find(item);
         if (e == null) {
-            e = append(item);
+            e = set.append(item);
         } else {
             int f = e.flags;
             if ((f & Entry.WRITE) != 0 && e.kind == Entry.KIND_LONG) {
@@ -316,7 +272,7 @@ public final class TxnContext extends Txn {
         }
         long v = cc.readLong(this, item, e);
         e.readLong = v;
-        e.flags |= Entry.READ;
+        set.markRead(e);
         return (e.flags & Entry.WRITE) != 0 && e.kind == Entry.KIND_ADD_LONG ? v + e.pendingLong : v;
     }
 
@@ -325,7 +281,7 @@ public final class TxnContext extends Txn {
         Entry e = entry(item);
         if ((e.flags & Entry.READ) == 0) {
             cc.observe(this, item, e);
-            e.flags |= Entry.READ;
+            set.markRead(e);
         }
         return e;
     }
@@ -348,7 +304,7 @@ public final class TxnContext extends Txn {
     public void observe(Entry e) {
         if ((e.flags & Entry.READ) == 0) {
             cc.observe(this, e.item, e);
-            e.flags |= Entry.READ;
+            set.markRead(e);
         }
     }
 
@@ -409,58 +365,21 @@ public final class TxnContext extends Txn {
      * recycled and returned to this context's pool when the attempt ends; allocation happens only
      * while the pool grows to the largest number of such objects one transaction uses.
      */
-    @SuppressWarnings("unchecked")
     public <T extends Scratch.Pooled> T borrow(Scratch<T> kind) {
-        int id = kind.id;
-        if (id >= scratchUsed.length) {
-            int cap = Math.max(id + 1, scratchUsed.length * 2);
-            scratch = Arrays.copyOf(scratch, cap);
-            scratchUsed = Arrays.copyOf(scratchUsed, cap);
-        }
-        int used = scratchUsed[id];
-        if (used == 0) {
-            if (scratchTouchedCount == scratchTouched.length) {
-                scratchTouched = Arrays.copyOf(scratchTouched, scratchTouchedCount * 2);
-            }
-            scratchTouched[scratchTouchedCount++] = id;
-        }
-        Scratch.Pooled[] pool = scratch[id];
-        if (pool == null) {
-            pool = scratch[id] = new Scratch.Pooled[4];
-        } else if (used == pool.length) {
-            pool = scratch[id] = Arrays.copyOf(pool, used * 2);
-        }
-        Scratch.Pooled p = pool[used];
-        if (p == null) {
-            p = pool[used] = kind.create();
-        }
-        scratchUsed[id] = used + 1;
-        return (T) p;
-    }
-
-    private void recycleScratch() {
-        for (int t = 0, n = scratchTouchedCount; t < n; t++) {
-            int id = scratchTouched[t];
-            Scratch.Pooled[] pool = scratch[id];
-            for (int i = 0, used = scratchUsed[id]; i < used; i++) {
-                pool[i].recycle();
-            }
-            scratchUsed[id] = 0;
-        }
-        scratchTouchedCount = 0;
+        return scratch.borrow(kind);
     }
 
     /** Asks for {@link TxParticipant#check} on {@code e} during commit validation. */
     public void requestCheck(Entry e, TxParticipant participant) {
         e.participant = participant;
-        e.flags |= Entry.CHECK;
+        set.markCheck(e);
     }
 
     /** Asks for {@link TxParticipant#cleanup} on {@code e} when the transaction ends. */
     public void requestCleanup(Entry e, TxParticipant participant) {
         e.participant = participant;
         e.flags |= Entry.CLEANUP;
-        needsCleanup = true;
+        set.needsCleanup = true;
     }
 
     /**
@@ -476,401 +395,16 @@ public final class TxnContext extends Txn {
         throw RollbackSignal.INSTANCE;
     }
 
-    // ------------------------------------------------------------------ retry loop (store-facing)
-
-    /**
-     * Runs a transaction body (exactly one of {@code fn} and {@code body} is non-null) with retries.
-     * Called by {@link Stm}; inside a running transaction it joins it (flat nesting).
-     */
-    public <T> T execute(TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly) {
-        if (status != IDLE) {
-            return joinNested(fn, body, declaredReadOnly);
-        }
+    /** Ends the attempt's bookkeeping: empties the access set and the scratch pool, and goes idle. */
+    void clear() {
         try {
-            for (int a = 0;; a++) {
-                T result = null;
-                AbortCause cause;
-                try {
-                    begin(declaredReadOnly, a);
-                    if (fn != null) {
-                        result = fn.apply(this);
-                    } else {
-                        body.run(this);
-                    }
-                    // DOOMED here: the body caught the rollback signal and returned normally.
-                    cause = status == DOOMED ? doomCause : null;
-                } catch (Throwable t) {
-                    cause = bodyFailed(t);
-                }
-                if (cause == null) {
-                    cause = commit();
-                    if (cause == null) {
-                        return result;
-                    }
-                } else {
-                    endAttempt(cause, null);
-                    if (cause == AbortCause.USER_ABORT) {
-                        throw new TxnAbortedException("transaction aborted by the user", cause, a + 1);
-                    }
-                }
-                if (a + 1 >= maxAttempts) {
-                    throw new TxnAbortedException("transaction gave up after " + (a + 1) + " attempts; last abort: "
-                            + cause, cause, a + 1);
-                }
-                backoff.pause(a);
-            }
+            set.clear();
+            scratch.recycleAll();
         } finally {
-            backoff.restoreInterrupt();
-        }
-    }
-
-    /**
-     * The body (or the protocol's begin) threw {@code t}. Returns the cause to retry with, or ends
-     * the attempt and rethrows {@code t}: a user exception on a consistent snapshot is the caller's.
-     */
-    private AbortCause bodyFailed(Throwable t) {
-        if (status == IDLE) {
-            // The protocol's begin threw: by contract it holds nothing, so there is nothing to finish.
-            if (statistics) {
-                aborts[AbortCause.INTERNAL_FAILURE.ordinal()]++;
-            }
-            clear();
-            throw sneakyThrow(t);
-        }
-        if (status == DOOMED) {
-            return doomCause;
-        }
-        boolean current;
-        try {
-            current = isReadSetCurrent();
-        } catch (Throwable bug) {
-            endAttempt(AbortCause.INTERNAL_FAILURE, t);
-            addSuppressed(t, bug);
-            throw sneakyThrow(t);
-        }
-        if (!current) {
-            return AbortCause.INCONSISTENT_READ;
-        }
-        endAttempt(AbortCause.USER_EXCEPTION, t);
-        throw sneakyThrow(t);
-    }
-
-    private <T> T joinNested(TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly) {
-        checkActive();
-        // A read-only block inside a writing transaction makes the transaction read-only for
-        // the block's duration: a write in it throws, as it would at the top level.
-        boolean outer = readOnly;
-        readOnly = outer | declaredReadOnly;
-        try {
-            if (fn != null) {
-                return fn.apply(this);
-            }
-            body.run(this);
-            return null;
-        } finally {
-            readOnly = outer;
-        }
-    }
-
-    private void begin(boolean declaredReadOnly, int a) {
-        readOnly = declaredReadOnly;
-        attempt = a;
-        doomCause = null;
-        if (statistics) {
-            starts++;
-        }
-        cc.begin(this);
-        // Only now: a begin that threw leaves the context IDLE (see bodyFailed).
-        status = ACTIVE;
-    }
-
-    /*
-     * Commit. Until the first install, a failure (an abort cause, or any Throwable from the
-     * protocol, a participant's check or a commit-time updater) undoes nothing but the locks:
-     * their old words come back, nothing else was written. From the first install on, nothing is
-     * undone and no old word is restored: every item still locked gets a new version
-     * (ConcurrencyControl.unlockChanged), so each reader that overlapped the failed commit fails
-     * validation, and the throwable reaches the caller (counted as INTERNAL_FAILURE).
-     */
-
-    /** Commits the current attempt; returns null on success or the cause after rolling back. */
-    private AbortCause commit() {
-        status = COMMITTING;
-        final ConcurrencyControl cc = this.cc;
-        final Entry[] es = entries;
-        final int n = size;
-        final boolean writes = hasWrites;
-        AbortCause cause = null;
-        int phase = PHASE_LOCK;
-        int done = 0;
-        long ts = 0;
-        try {
-            if (writes) {
-                for (int i = 0; i < n; i++) {
-                    Entry e = es[i];
-                    if ((e.flags & (Entry.WRITE | Entry.LOCKED)) == Entry.WRITE) {
-                        cause = cc.lock(this, e);
-                        if (cause != null) {
-                            break;
-                        }
-                    }
-                }
-            }
-            if (cause == null) {
-                ts = cc.commitTimestamp(this, !writes);
-                phase = PHASE_VALIDATE;
-                for (int i = 0; i < n; i++) {
-                    Entry e = es[i];
-                    int f = e.flags;
-                    if ((f & Entry.READ) != 0) {
-                        cause = cc.validate(this, e, ts);
-                        if (cause != null) {
-                            break;
-                        }
-                    }
-                    if ((f & Entry.CHECK) != 0) {
-                        phase = PHASE_CHECK;
-                        boolean ok = e.participant.check(this, e);
-                        phase = PHASE_VALIDATE;
-                        if (!ok) {
-                            cause = AbortCause.READ_VALIDATION;
-                            break;
-                        }
-                    }
-                }
-            }
-            if (cause == null && writes) {
-                phase = PHASE_INSTALL;
-                for (int i = 0; i < n; i++) {
-                    Entry e = es[i];
-                    if ((e.flags & Entry.WRITE) != 0) {
-                        cc.install(this, e, ts);
-                    }
-                }
-                phase = PHASE_PUBLISH;
-                for (int i = 0; i < n; i++) {
-                    Entry e = es[i];
-                    if ((e.flags & Entry.WRITE) != 0) {
-                        done = i;
-                        cc.publish(this, e, ts);
-                        e.flags &= ~Entry.LOCKED;
-                    }
-                }
-            }
-        } catch (Throwable t) {
-            return commitFailed(t, phase, ts, done);
-        }
-        if (cause != null) {
-            endAttempt(cause, null);
-            return cause;
-        }
-        if (statistics) {
-            commits++;
-        }
-        if ((++commitCount & Tunables.EPOCH_CHECK_MASK) == 0) {
-            protocolContext.tickEpoch(System.nanoTime());
-        }
-        // Committed: a participant's cleanup that throws must still leave the context reusable.
-        finishAndClear(true, null);
-        return null;
-    }
-
-    private static final int PHASE_LOCK = 0;
-    private static final int PHASE_VALIDATE = 1;
-    private static final int PHASE_CHECK = 2;
-    private static final int PHASE_INSTALL = 3;
-    private static final int PHASE_PUBLISH = 4;
-
-    /**
-     * Something threw inside {@link #commit} during {@code phase}. Before the install phase the
-     * attempt is rolled back like an abort; a throw from a participant's check (a commit-time
-     * updater is user code) on a snapshot that no longer validates is retried like an exception
-     * from the body. From the install phase on, every write not yet published gets a new version.
-     * Returns a cause to retry with, or rethrows {@code t}.
-     */
-    private AbortCause commitFailed(Throwable t, int phase, long ts, int firstUnpublished) {
-        if (phase < PHASE_INSTALL) {
-            if (t == RollbackSignal.INSTANCE) {
-                // A participant's check asked to roll back (through Txn.abort or a protocol read).
-                AbortCause cause = doomCause != null ? doomCause : AbortCause.READ_VALIDATION;
-                endAttempt(cause, null);
-                return cause;
-            }
-            Throwable bug = releaseLocks(null);
-            AbortCause cause = AbortCause.INTERNAL_FAILURE;
-            if (phase == PHASE_CHECK && bug == null) {
-                try {
-                    cause = isReadSetCurrent() ? AbortCause.USER_EXCEPTION : AbortCause.INCONSISTENT_READ;
-                } catch (Throwable b) {
-                    bug = b;
-                }
-            }
-            if (cause == AbortCause.INCONSISTENT_READ) {
-                endAttempt(cause, null);
-                return cause;
-            }
-            addSuppressed(t, bug);
-            endAttempt(cause, t);
-            throw sneakyThrow(t);
-        }
-        // Past the point of no return: never restore an old word. A failure while installing puts
-        // the old values of built-in installs back while the items are still locked (a custom
-        // install is not undone). A failure while publishing undoes nothing: every value is in
-        // place and some are already visible, so the rest of the publication is completed. Either
-        // way every write not yet published gets a new version.
-        final Entry[] es = entries;
-        int from = phase == PHASE_PUBLISH ? firstUnpublished : 0;
-        for (int i = 0, n = phase == PHASE_INSTALL ? size : 0; i < n; i++) {
-            Entry e = es[i];
-            if ((e.flags & (Entry.WRITE | Entry.UNDO)) == (Entry.WRITE | Entry.UNDO)) {
-                try {
-                    e.undoInstall(this);
-                } catch (Throwable bug) {
-                    addSuppressed(t, bug);
-                }
-            }
-        }
-        for (int i = from, n = size; i < n; i++) {
-            Entry e = es[i];
-            if ((e.flags & Entry.WRITE) != 0) {
-                try {
-                    cc.unlockChanged(this, e, ts);
-                } catch (Throwable bug) {
-                    addSuppressed(t, bug);
-                }
-                e.flags &= ~Entry.LOCKED;
-            }
-        }
-        endAttempt(AbortCause.INTERNAL_FAILURE, t);
-        throw sneakyThrow(t);
-    }
-
-    /**
-     * Rolls back the current attempt: releases locks, lets the protocol finish, runs cleanups,
-     * counts the cause, and always leaves the context idle. With a {@code primary} throwable, that
-     * one is thrown at the end with any failure of those steps suppressed into it; without one, the
-     * first such failure is thrown once every step has run.
-     */
-    private void endAttempt(AbortCause cause, Throwable primary) {
-        if (statistics) {
-            aborts[cause.ordinal()]++;
-        }
-        Throwable bug = releaseLocks(null);
-        if (primary != null) {
-            addSuppressed(primary, bug);
-            bug = primary;
-        }
-        finishAndClear(false, bug);
-    }
-
-    /** Releases every lock the attempt holds, each in its own try; returns the first failure. */
-    private Throwable releaseLocks(Throwable failure) {
-        final Entry[] es = entries;
-        for (int i = 0, n = size; i < n; i++) {
-            Entry e = es[i];
-            if ((e.flags & Entry.LOCKED) != 0) {
-                try {
-                    cc.unlock(this, e);
-                } catch (Throwable t) {
-                    failure = failure == null ? t : addSuppressed(failure, t);
-                }
-                e.flags &= ~Entry.LOCKED;
-            }
-        }
-        return failure;
-    }
-
-    /**
-     * Calls the protocol's finish and every participant cleanup (each in its own try), then clears
-     * the context whatever happened; rethrows the first failure ({@code pending} first) at the end.
-     */
-    private void finishAndClear(boolean committed, Throwable pending) {
-        Throwable failure = pending;
-        try {
-            try {
-                cc.finish(this, committed);
-            } catch (Throwable t) {
-                failure = failure == null ? t : addSuppressed(failure, t);
-            }
-            if (needsCleanup) {
-                final Entry[] es = entries;
-                for (int i = 0, n = size; i < n; i++) {
-                    Entry e = es[i];
-                    if ((e.flags & Entry.CLEANUP) != 0) {
-                        try {
-                            e.participant.cleanup(this, e, committed);
-                        } catch (Throwable t) {
-                            failure = failure == null ? t : addSuppressed(failure, t);
-                        }
-                    }
-                }
-            }
-        } finally {
-            clear();
-        }
-        if (failure != null) {
-            throw sneakyThrow(failure);
-        }
-    }
-
-    /** Adds {@code extra} to {@code primary}'s suppressed list if it can (never throws); returns primary. */
-    private static Throwable addSuppressed(Throwable primary, Throwable extra) {
-        if (extra != null && extra != primary) {
-            try {
-                primary.addSuppressed(extra);
-            } catch (Throwable ignored) {
-                // Out of memory for the list, or suppression disabled: the primary still wins.
-            }
-        }
-        return primary;
-    }
-
-    /** Side-effect-free check that every read is still current (used when user code throws). */
-    private boolean isReadSetCurrent() {
-        final Entry[] es = entries;
-        for (int i = 0, n = size; i < n; i++) {
-            Entry e = es[i];
-            if ((e.flags & Entry.READ) != 0 && !cc.isCurrent(this, e)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private void clear() {
-        final Entry[] es = entries;
-        for (int i = 0, n = size; i < n; i++) {
-            es[i].clearRefs();
-            items[i] = null;
-        }
-        if (indexed) {
-            // The index keeps the size of the largest transaction seen; a smaller one clears only
-            // its own slots.
-            int[] idx = index;
-            if (size * 8 < idx.length) {
-                int[] so = slotOf;
-                for (int i = 0, n = size; i < n; i++) {
-                    idx[so[i]] = 0;
-                }
-            } else {
-                Arrays.fill(idx, 0);
-            }
-            indexed = false;
-        }
-        size = 0;
-        try {
-            if (scratchTouchedCount != 0) {
-                recycleScratch();
-            }
-        } finally {
-            scratchTouchedCount = 0;
-            hasWrites = false;
-            hasInserts = false;
-            insertMarks = 0;
-            needsCleanup = false;
             status = IDLE;
         }
     }
+
     private boolean firstWrite(Entry e) {
         if (readOnly) {
             // Checked before the WRITE flag: a read-only block nested in a writing transaction
@@ -880,7 +414,7 @@ public final class TxnContext extends Txn {
         if ((e.flags & Entry.WRITE) != 0) {
             return false;
         }
-        hasWrites = true;
+        set.addWrite(e);
         return true;
     }
 
@@ -891,97 +425,5 @@ public final class TxnContext extends Txn {
                 throw rollback(c);
             }
         }
-    }
-
-    private Entry append(TxItem item) {
-        int pos = size;
-        if (pos == entries.length) {
-            grow();
-        }
-        Entry e = entries[pos];
-        e.reset(item);
-        items[pos] = item;
-        size = pos + 1;
-        if (indexed) {
-            indexInsert(item, pos);
-        } else if (size > linearScanLimit) {
-            buildIndex();
-        }
-        return e;
-    }
-
-    private void grow() {
-        // Allocate everything first, then assign: an OutOfMemoryError part-way leaves the context
-        // as it was (the caller's append fails, the attempt rolls back, the thread stays usable).
-        int cap = entries.length << 1;
-        Entry[] ne = Arrays.copyOf(entries, cap);
-        for (int i = entries.length; i < cap; i++) {
-            ne[i] = new Entry();
-        }
-        TxItem[] ni = Arrays.copyOf(items, cap);
-        int[] nx = new int[cap * 2];
-        int[] ns = new int[cap];
-        entries = ne;
-        items = ni;
-        index = nx;
-        slotOf = ns;
-        if (indexed) {
-            buildIndex();
-        }
-    }
-
-    /** Indexes every entry; the index is all zero here (new, or cleared by {@link #clear}). */
-    private void buildIndex() {
-        for (int i = 0; i < size; i++) {
-            indexInsert(items[i], i);
-        }
-        indexed = true;
-    }
-
-    private void indexInsert(TxItem item, int pos) {
-        int[] idx = index;
-        int mask = idx.length - 1;
-        int slot = item.itemHash() & mask;
-        while (idx[slot] != 0) {
-            slot = (slot + 1) & mask;
-        }
-        idx[slot] = pos + 1;
-        slotOf[pos] = slot;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <E extends Throwable> RuntimeException sneakyThrow(Throwable t) throws E {
-        throw (E) t;
-    }
-
-    // ------------------------------------------------------------------ statistics (store-facing)
-
-    /** @return the owning thread (the store folds a dead thread's counters away) */
-    public Thread owner() {
-        return owner;
-    }
-
-    /** Adds this context's counters into {@code acc} = [starts, commits, aborts by cause...]. */
-    public void addStatisticsTo(long[] acc) {
-        // Ends before starts: the owner bumps starts first, so this order keeps a racy snapshot
-        // from showing more ended attempts than started ones.
-        for (int i = 0; i < aborts.length; i++) {
-            acc[2 + i] += aborts[i];
-        }
-        acc[1] += commits;
-        acc[0] += starts;
-    }
-
-    /** @return true while a transaction attempt of this context is running */
-    public boolean isActive() {
-        return status == ACTIVE;
-    }
-
-    /**
-     * @return true from the start of an attempt to its end: while the body runs, after it swallowed
-     *         a rollback (doomed), and while the attempt commits (commit-time updaters run then)
-     */
-    public boolean isInside() {
-        return status != IDLE;
     }
 }

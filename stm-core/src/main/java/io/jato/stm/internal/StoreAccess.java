@@ -1,0 +1,65 @@
+package io.jato.stm.internal;
+
+import io.jato.stm.Stm;
+import io.jato.stm.TxnFunction;
+import io.jato.stm.TxnRunnable;
+import io.jato.stm.spi.ConcurrencyControl;
+import io.jato.stm.spi.ProtocolContext;
+import io.jato.stm.spi.TxnContext;
+
+/**
+ * How {@link Stm} reaches the store-only side of a {@link TxnContext} (creating one, running a
+ * transaction in it, reading its statistics). Those entry points are package-private in
+ * {@code io.jato.stm.spi}, so that no data type or user can call them; the SPI package implements
+ * this class once and registers the instance when {@code TxnContext} is initialized (the shared-
+ * secrets idiom: Java has no friend packages). Not for use outside the store.
+ */
+public abstract class StoreAccess {
+    private static volatile StoreAccess instance;
+
+    /** Only the SPI package's implementation. */
+    protected StoreAccess() {
+    }
+
+    /** Called once, by the SPI package's implementation. */
+    protected static synchronized void register(StoreAccess access) {
+        if (instance != null) {
+            throw new IllegalStateException("store access already registered");
+        }
+        instance = access;
+    }
+
+    /** @return the registered implementation (initializing {@code TxnContext} if needed) */
+    public static StoreAccess get() {
+        StoreAccess a = instance;
+        if (a == null) {
+            try {
+                Class.forName(TxnContext.class.getName(), true, TxnContext.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException(e);
+            }
+            a = instance;
+        }
+        return a;
+    }
+
+    /**
+     * Creates the context of the calling thread in {@code stm}.
+     *
+     * @param settings the store's settings: {@code backoffBaseNanos, backoffMaxNanos, maxAttempts}
+     */
+    public abstract TxnContext newContext(Stm stm, ConcurrencyControl cc, ProtocolContext protocolContext,
+                                          boolean statistics, long[] settings);
+
+    /** Runs a body (exactly one of {@code fn} and {@code body} non-null) with retries, or joins the running transaction. */
+    public abstract <T> T execute(TxnContext c, TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly);
+
+    /** @return true from the start of an attempt of {@code c} to its end */
+    public abstract boolean isInside(TxnContext c);
+
+    /** @return the thread that owns {@code c} */
+    public abstract Thread owner(TxnContext c);
+
+    /** Adds {@code c}'s counters into {@code acc} = [starts, commits, aborts by cause...]. */
+    public abstract void addStatisticsTo(TxnContext c, long[] acc);
+}

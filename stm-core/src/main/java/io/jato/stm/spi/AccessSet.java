@@ -1,0 +1,237 @@
+package io.jato.stm.spi;
+
+import io.jato.stm.internal.Tunables;
+
+import java.util.Arrays;
+
+/*
+ * A flat array of pre-allocated Entry objects with a parallel array of their items, reused by every
+ * transaction of the thread. "Did this transaction already touch item X" scans the item array
+ * while the set is small (a few compares beat hashing) and switches to an open-addressing index of
+ * entry positions once the set passes Tunables.LINEAR_SCAN_LIMIT. Nothing is allocated per
+ * transaction once the arrays have grown to the workload's largest transaction.
+ *
+ * Beside the set, three lists name the entries each commit phase visits, in the order they joined
+ * them: the write list (first write), the read list (first read or observation) and the check list
+ * (first requestCheck). The commit walks only those, instead of the whole set once per phase.
+ *
+ * Package-private in the SPI package, not in internal: it manages Entry's package-private state.
+ */
+
+/** The access set of one {@link TxnContext}: its entries, their lookup, and the per-phase lists. Owner thread only. */
+final class AccessSet {
+    private final int linearScanLimit = Tunables.LINEAR_SCAN_LIMIT;
+
+    private Entry[] entries;
+    private TxItem[] items;
+    private int size;
+    /** Entry position + 1 per slot, 0 for empty; valid only while {@code indexed}, all zero otherwise. */
+    private int[] index;
+    /** Per entry position: its slot in {@link #index}, so that clearing touches only used slots. */
+    private int[] slotOf;
+    private boolean indexed;
+
+    /** Entries with {@link Entry#WRITE}, in first-write order (each once). */
+    private Entry[] writes;
+    private int writeCount;
+    /** Entries with {@link Entry#READ}, in first-read order (each once). */
+    private Entry[] reads;
+    private int readCount;
+    /** Entries with {@link Entry#CHECK}, in request order (each once). */
+    private Entry[] checks;
+    private int checkCount;
+
+    /** Whether this attempt created items ({@link TxnContext#appendInsert}). */
+    boolean hasInserts;
+    /** Bits of the data types that buffered inserts or noted absences in this attempt. */
+    long insertMarks;
+    /** Whether some entry asked for a cleanup. */
+    boolean needsCleanup;
+
+    AccessSet() {
+        int cap = Integer.highestOneBit(Tunables.ACCESS_SET_CAPACITY - 1) << 1;
+        this.entries = new Entry[cap];
+        for (int i = 0; i < cap; i++) {
+            entries[i] = new Entry();
+        }
+        this.items = new TxItem[cap];
+        this.index = new int[cap * 2];
+        this.slotOf = new int[cap];
+        this.writes = new Entry[cap];
+        this.reads = new Entry[cap];
+        this.checks = new Entry[cap];
+    }
+
+    int size() {
+        return size;
+    }
+
+    Entry at(int i) {
+        return entries[i];
+    }
+
+    int writeCount() {
+        return writeCount;
+    }
+
+    Entry writeAt(int k) {
+        return writes[k];
+    }
+
+    int readCount() {
+        return readCount;
+    }
+
+    Entry readAt(int k) {
+        return reads[k];
+    }
+
+    int checkCount() {
+        return checkCount;
+    }
+
+    Entry checkAt(int k) {
+        return checks[k];
+    }
+
+    /** @return the entry for {@code item}, or null */
+    Entry find(TxItem item) {
+        if (!indexed) {
+            TxItem[] its = items;
+            for (int i = 0, n = size; i < n; i++) {
+                if (its[i] == item) {
+                    return entries[i];
+                }
+            }
+            return null;
+        }
+        int[] idx = index;
+        int mask = idx.length - 1;
+        for (int slot = item.itemHash() & mask;; slot = (slot + 1) & mask) {
+            int p = idx[slot];
+            if (p == 0) {
+                return null;
+            }
+            if (items[p - 1] == item) {
+                return entries[p - 1];
+            }
+        }
+    }
+
+    /** Appends a fresh entry for {@code item} (which the caller knows is not in the set). */
+    Entry append(TxItem item) {
+        int pos = size;
+        if (pos == entries.length) {
+            grow();
+        }
+        Entry e = entries[pos];
+        e.reset(item);
+        items[pos] = item;
+        size = pos + 1;
+        if (indexed) {
+            indexInsert(item, pos);
+        } else if (size > linearScanLimit) {
+            buildIndex();
+        }
+        return e;
+    }
+
+    /** Sets {@link Entry#READ} on {@code e} and lists it, unless it is read already. */
+    void markRead(Entry e) {
+        int f = e.flags;
+        if ((f & Entry.READ) == 0) {
+            e.flags = f | Entry.READ;
+            reads[readCount++] = e;
+        }
+    }
+
+    /** Lists {@code e} as written; the caller sets {@link Entry#WRITE} (once per entry). */
+    void addWrite(Entry e) {
+        writes[writeCount++] = e;
+    }
+
+    /** Sets {@link Entry#CHECK} on {@code e} and lists it, unless it is set already. */
+    void markCheck(Entry e) {
+        int f = e.flags;
+        if ((f & Entry.CHECK) == 0) {
+            e.flags = f | Entry.CHECK;
+            checks[checkCount++] = e;
+        }
+    }
+
+    /** Empties the set: drops every reference the entries hold, keeps the arrays. */
+    void clear() {
+        final Entry[] es = entries;
+        for (int i = 0, n = size; i < n; i++) {
+            es[i].clearRefs();
+            items[i] = null;
+        }
+        if (indexed) {
+            // The index keeps the size of the largest transaction seen; a smaller one clears only
+            // its own slots.
+            int[] idx = index;
+            if (size * 8 < idx.length) {
+                int[] so = slotOf;
+                for (int i = 0, n = size; i < n; i++) {
+                    idx[so[i]] = 0;
+                }
+            } else {
+                Arrays.fill(idx, 0);
+            }
+            indexed = false;
+        }
+        // The lists hold only entries, which are permanent and hold nothing after clearRefs.
+        size = 0;
+        writeCount = 0;
+        readCount = 0;
+        checkCount = 0;
+        hasInserts = false;
+        insertMarks = 0;
+        needsCleanup = false;
+    }
+
+    private void grow() {
+        // Allocate everything first, then assign: an OutOfMemoryError part-way leaves the set as
+        // it was (the caller's append fails, the attempt rolls back, the thread stays usable).
+        int cap = entries.length << 1;
+        Entry[] ne = Arrays.copyOf(entries, cap);
+        for (int i = entries.length; i < cap; i++) {
+            ne[i] = new Entry();
+        }
+        TxItem[] ni = Arrays.copyOf(items, cap);
+        int[] nx = new int[cap * 2];
+        int[] ns = new int[cap];
+        Entry[] nw = Arrays.copyOf(writes, cap);
+        Entry[] nr = Arrays.copyOf(reads, cap);
+        Entry[] nc = Arrays.copyOf(checks, cap);
+        entries = ne;
+        items = ni;
+        index = nx;
+        slotOf = ns;
+        writes = nw;
+        reads = nr;
+        checks = nc;
+        if (indexed) {
+            buildIndex();
+        }
+    }
+
+    /** Indexes every entry; the index is all zero here (new, or cleared by {@link #clear}). */
+    private void buildIndex() {
+        for (int i = 0; i < size; i++) {
+            indexInsert(items[i], i);
+        }
+        indexed = true;
+    }
+
+    private void indexInsert(TxItem item, int pos) {
+        int[] idx = index;
+        int mask = idx.length - 1;
+        int slot = item.itemHash() & mask;
+        while (idx[slot] != 0) {
+            slot = (slot + 1) & mask;
+        }
+        idx[slot] = pos + 1;
+        slotOf[pos] = slot;
+    }
+}

@@ -1,0 +1,286 @@
+package io.jato.stm.spi;
+
+import io.jato.stm.AbortCause;
+import io.jato.stm.RollbackSignal;
+import io.jato.stm.internal.Tunables;
+
+/*
+ * The commit driver: the same phases for every protocol (see ConcurrencyControl). Lock the write
+ * set in first-write order with the protocol's own waiting policy (no sort: a lock that cannot be
+ * had is treated as a possible deadlock and the attempt aborts), take the commit timestamp,
+ * validate the read set, run the participants' checks, install every value, then publish every
+ * version. Each phase walks its own list of the access set (writes, reads, checks), not the whole
+ * set. The protocol is a final class per store, so each hook call is monomorphic while one
+ * protocol is in use; simple cells are installed by a switch on the entry kind, not a virtual call.
+ *
+ * Failure atomicity. Until the first install, a failure (an abort cause, or any Throwable from the
+ * protocol, a participant's check or a commit-time updater) undoes nothing but the locks: their old
+ * words come back, nothing else was written. From the first install on, nothing is undone under an
+ * old word: built-in installs put their old values back while still locked, and every write not yet
+ * published gets a new version (ConcurrencyControl.unlockChanged), so each reader that overlapped
+ * the failed commit fails validation; the throwable reaches the caller (counted INTERNAL_FAILURE).
+ *
+ * Package-private in the SPI package, not in internal: it manages Entry's package-private state.
+ */
+
+/** Commits and rolls back the attempts of one {@link TxnContext}. Owner thread only. */
+final class CommitDriver {
+    private static final int PHASE_LOCK = 0;
+    private static final int PHASE_VALIDATE = 1;
+    private static final int PHASE_CHECK = 2;
+    private static final int PHASE_INSTALL = 3;
+    private static final int PHASE_PUBLISH = 4;
+
+    private final TxnContext txn;
+    private final ConcurrencyControl cc;
+    private final AccessSet set;
+    private final ProtocolContext protocolContext;
+    private final TxnCounters counters;
+    private int commitCount;
+
+    CommitDriver(TxnContext txn, ConcurrencyControl cc, AccessSet set, ProtocolContext protocolContext,
+                 TxnCounters counters) {
+        this.txn = txn;
+        this.cc = cc;
+        this.set = set;
+        this.protocolContext = protocolContext;
+        this.counters = counters;
+    }
+
+    /** Commits the current attempt; returns null on success or the cause after rolling back. */
+    AbortCause commit() {
+        final TxnContext txn = this.txn;
+        final ConcurrencyControl cc = this.cc;
+        final AccessSet set = this.set;
+        txn.status = TxnContext.COMMITTING;
+        final int writes = set.writeCount();
+        AbortCause cause = null;
+        int phase = PHASE_LOCK;
+        int done = 0;
+        long ts = 0;
+        try {
+            for (int k = 0; k < writes; k++) {
+                Entry e = set.writeAt(k);
+                if ((e.flags & Entry.LOCKED) == 0) {
+                    cause = cc.lock(txn, e);
+                    if (cause != null) {
+                        break;
+                    }
+                }
+            }
+            if (cause == null) {
+                ts = cc.commitTimestamp(txn, writes == 0);
+                phase = PHASE_VALIDATE;
+                for (int k = 0, n = set.readCount(); k < n; k++) {
+                    cause = cc.validate(txn, set.readAt(k), ts);
+                    if (cause != null) {
+                        break;
+                    }
+                }
+            }
+            if (cause == null) {
+                phase = PHASE_CHECK;
+                for (int k = 0, n = set.checkCount(); k < n; k++) {
+                    Entry e = set.checkAt(k);
+                    if (!e.participant.check(txn, e)) {
+                        cause = AbortCause.READ_VALIDATION;
+                        break;
+                    }
+                }
+            }
+            if (cause == null && writes != 0) {
+                phase = PHASE_INSTALL;
+                for (int k = 0; k < writes; k++) {
+                    cc.install(txn, set.writeAt(k), ts);
+                }
+                phase = PHASE_PUBLISH;
+                for (int k = 0; k < writes; k++) {
+                    Entry e = set.writeAt(k);
+                    done = k;
+                    cc.publish(txn, e, ts);
+                    e.flags &= ~Entry.LOCKED;
+                }
+            }
+        } catch (Throwable t) {
+            return commitFailed(t, phase, ts, done);
+        }
+        if (cause != null) {
+            endAttempt(cause, null);
+            return cause;
+        }
+        counters.committed();
+        if ((++commitCount & Tunables.EPOCH_CHECK_MASK) == 0) {
+            protocolContext.tickEpoch(System.nanoTime());
+        }
+        // Committed: a participant's cleanup that throws must still leave the context reusable.
+        finishAndClear(true, null);
+        return null;
+    }
+
+    /**
+     * Something threw inside {@link #commit} during {@code phase}. Before the install phase the
+     * attempt is rolled back like an abort; a throw from a participant's check (a commit-time
+     * updater is user code) on a snapshot that no longer validates is retried like an exception
+     * from the body. From the install phase on, every write not yet published gets a new version.
+     * Returns a cause to retry with, or rethrows {@code t}.
+     */
+    private AbortCause commitFailed(Throwable t, int phase, long ts, int firstUnpublished) {
+        if (phase < PHASE_INSTALL) {
+            if (t == RollbackSignal.INSTANCE) {
+                // A participant's check asked to roll back (through Txn.abort or a protocol read).
+                AbortCause cause = txn.doomCause != null ? txn.doomCause : AbortCause.READ_VALIDATION;
+                endAttempt(cause, null);
+                return cause;
+            }
+            Throwable bug = releaseLocks(null);
+            AbortCause cause = AbortCause.INTERNAL_FAILURE;
+            if (phase == PHASE_CHECK && bug == null) {
+                try {
+                    cause = isReadSetCurrent() ? AbortCause.USER_EXCEPTION : AbortCause.INCONSISTENT_READ;
+                } catch (Throwable b) {
+                    bug = b;
+                }
+            }
+            if (cause == AbortCause.INCONSISTENT_READ) {
+                endAttempt(cause, null);
+                return cause;
+            }
+            addSuppressed(t, bug);
+            endAttempt(cause, t);
+            throw sneakyThrow(t);
+        }
+        // Past the point of no return: never restore an old word. A failure while installing puts
+        // the old values of built-in installs back while the items are still locked (a custom
+        // install is not undone). A failure while publishing undoes nothing: every value is in
+        // place and some are already visible, so the rest of the publication is completed. Either
+        // way every write not yet published gets a new version.
+        final AccessSet set = this.set;
+        final int writes = set.writeCount();
+        if (phase == PHASE_INSTALL) {
+            for (int k = 0; k < writes; k++) {
+                Entry e = set.writeAt(k);
+                if ((e.flags & Entry.UNDO) != 0) {
+                    try {
+                        e.undoInstall(txn);
+                    } catch (Throwable bug) {
+                        addSuppressed(t, bug);
+                    }
+                }
+            }
+        }
+        for (int k = phase == PHASE_PUBLISH ? firstUnpublished : 0; k < writes; k++) {
+            Entry e = set.writeAt(k);
+            try {
+                cc.unlockChanged(txn, e, ts);
+            } catch (Throwable bug) {
+                addSuppressed(t, bug);
+            }
+            e.flags &= ~Entry.LOCKED;
+        }
+        endAttempt(AbortCause.INTERNAL_FAILURE, t);
+        throw sneakyThrow(t);
+    }
+
+    /**
+     * Rolls back the current attempt: releases locks, lets the protocol finish, runs cleanups,
+     * counts the cause, and always leaves the context idle. With a {@code primary} throwable, that
+     * one is thrown at the end with any failure of those steps suppressed into it; without one, the
+     * first such failure is thrown once every step has run.
+     */
+    void endAttempt(AbortCause cause, Throwable primary) {
+        counters.aborted(cause);
+        Throwable bug = releaseLocks(null);
+        if (primary != null) {
+            addSuppressed(primary, bug);
+            bug = primary;
+        }
+        finishAndClear(false, bug);
+    }
+
+    /**
+     * Releases every lock the attempt holds, each in its own try; returns the first failure. Locks
+     * are held on written entries, and (for protocols that lock at read time) on read ones.
+     */
+    private Throwable releaseLocks(Throwable failure) {
+        final AccessSet set = this.set;
+        for (int k = 0, n = set.writeCount(); k < n; k++) {
+            failure = unlock(set.writeAt(k), failure);
+        }
+        for (int k = 0, n = set.readCount(); k < n; k++) {
+            failure = unlock(set.readAt(k), failure);
+        }
+        return failure;
+    }
+
+    private Throwable unlock(Entry e, Throwable failure) {
+        if ((e.flags & Entry.LOCKED) != 0) {
+            try {
+                cc.unlock(txn, e);
+            } catch (Throwable t) {
+                failure = failure == null ? t : addSuppressed(failure, t);
+            }
+            e.flags &= ~Entry.LOCKED;
+        }
+        return failure;
+    }
+
+    /**
+     * Calls the protocol's finish and every participant cleanup (each in its own try), then clears
+     * the context whatever happened; rethrows the first failure ({@code pending} first) at the end.
+     */
+    private void finishAndClear(boolean committed, Throwable pending) {
+        Throwable failure = pending;
+        try {
+            try {
+                cc.finish(txn, committed);
+            } catch (Throwable t) {
+                failure = failure == null ? t : addSuppressed(failure, t);
+            }
+            if (set.needsCleanup) {
+                for (int i = 0, n = set.size(); i < n; i++) {
+                    Entry e = set.at(i);
+                    if ((e.flags & Entry.CLEANUP) != 0) {
+                        try {
+                            e.participant.cleanup(txn, e, committed);
+                        } catch (Throwable t) {
+                            failure = failure == null ? t : addSuppressed(failure, t);
+                        }
+                    }
+                }
+            }
+        } finally {
+            txn.clear();
+        }
+        if (failure != null) {
+            throw sneakyThrow(failure);
+        }
+    }
+
+    /** Side-effect-free check that every read is still current (used when user code throws). */
+    boolean isReadSetCurrent() {
+        final AccessSet set = this.set;
+        for (int k = 0, n = set.readCount(); k < n; k++) {
+            if (!cc.isCurrent(txn, set.readAt(k))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Adds {@code extra} to {@code primary}'s suppressed list if it can (never throws); returns primary. */
+    static Throwable addSuppressed(Throwable primary, Throwable extra) {
+        if (extra != null && extra != primary) {
+            try {
+                primary.addSuppressed(extra);
+            } catch (Throwable ignored) {
+                // Out of memory for the list, or suppression disabled: the primary still wins.
+            }
+        }
+        return primary;
+    }
+
+    @SuppressWarnings("unchecked")
+    static <E extends Throwable> RuntimeException sneakyThrow(Throwable t) throws E {
+        throw (E) t;
+    }
+}

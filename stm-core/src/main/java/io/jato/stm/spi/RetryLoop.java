@@ -1,0 +1,139 @@
+package io.jato.stm.spi;
+
+import io.jato.stm.AbortCause;
+import io.jato.stm.TxnAbortedException;
+import io.jato.stm.TxnFunction;
+import io.jato.stm.TxnRunnable;
+import io.jato.stm.internal.Backoff;
+
+/*
+ * The retry loop. Run the body, then commit. Conflicts found while the body runs unwind it with
+ * the preallocated RollbackSignal; conflicts found by the commit come back as an AbortCause return
+ * value. Either way the attempt's locks are released, the abort is counted by cause and the body
+ * runs again after a randomized exponential backoff (seed paper 002 §4.1). A user exception is
+ * reported only if the reads so far are still current: an exception caused by an inconsistent
+ * snapshot (OCC reads are not opaque) is discarded and the transaction retried.
+ */
+
+/** Runs the transactions of one {@link TxnContext}: attempts, retries, backoff. Owner thread only. */
+final class RetryLoop {
+    private final TxnContext txn;
+    private final CommitDriver driver;
+    private final TxnCounters counters;
+    private final Backoff backoff;
+    private final int maxAttempts;
+
+    RetryLoop(TxnContext txn, CommitDriver driver, TxnCounters counters, Backoff backoff, int maxAttempts) {
+        this.txn = txn;
+        this.driver = driver;
+        this.counters = counters;
+        this.backoff = backoff;
+        this.maxAttempts = maxAttempts;
+    }
+
+    /**
+     * Runs a transaction body (exactly one of {@code fn} and {@code body} is non-null) with retries;
+     * inside a running transaction it joins it (flat nesting).
+     */
+    <T> T execute(TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly) {
+        final TxnContext txn = this.txn;
+        if (txn.status != TxnContext.IDLE) {
+            return joinNested(fn, body, declaredReadOnly);
+        }
+        try {
+            for (int a = 0;; a++) {
+                T result = null;
+                AbortCause cause;
+                try {
+                    begin(declaredReadOnly, a);
+                    if (fn != null) {
+                        result = fn.apply(txn);
+                    } else {
+                        body.run(txn);
+                    }
+                    // DOOMED here: the body caught the rollback signal and returned normally.
+                    cause = txn.status == TxnContext.DOOMED ? txn.doomCause : null;
+                } catch (Throwable t) {
+                    cause = bodyFailed(t);
+                }
+                if (cause == null) {
+                    cause = driver.commit();
+                    if (cause == null) {
+                        return result;
+                    }
+                } else {
+                    driver.endAttempt(cause, null);
+                    if (cause == AbortCause.USER_ABORT) {
+                        throw new TxnAbortedException("transaction aborted by the user", cause, a + 1);
+                    }
+                }
+                if (a + 1 >= maxAttempts) {
+                    throw new TxnAbortedException("transaction gave up after " + (a + 1) + " attempts; last abort: "
+                            + cause, cause, a + 1);
+                }
+                backoff.pause(a);
+            }
+        } finally {
+            backoff.restoreInterrupt();
+        }
+    }
+
+    private void begin(boolean declaredReadOnly, int a) {
+        final TxnContext txn = this.txn;
+        txn.readOnly = declaredReadOnly;
+        txn.attempt = a;
+        txn.doomCause = null;
+        counters.started();
+        txn.cc().begin(txn);
+        // Only now: a begin that threw leaves the context IDLE (see bodyFailed).
+        txn.status = TxnContext.ACTIVE;
+    }
+
+    /**
+     * The body (or the protocol's begin) threw {@code t}. Returns the cause to retry with, or ends
+     * the attempt and rethrows {@code t}: a user exception on a consistent snapshot is the caller's.
+     */
+    private AbortCause bodyFailed(Throwable t) {
+        final TxnContext txn = this.txn;
+        if (txn.status == TxnContext.IDLE) {
+            // The protocol's begin threw: by contract it holds nothing, so there is nothing to finish.
+            counters.aborted(AbortCause.INTERNAL_FAILURE);
+            txn.clear();
+            throw CommitDriver.sneakyThrow(t);
+        }
+        if (txn.status == TxnContext.DOOMED) {
+            return txn.doomCause;
+        }
+        boolean current;
+        try {
+            current = driver.isReadSetCurrent();
+        } catch (Throwable bug) {
+            CommitDriver.addSuppressed(t, bug);
+            driver.endAttempt(AbortCause.INTERNAL_FAILURE, t);
+            throw CommitDriver.sneakyThrow(t);
+        }
+        if (!current) {
+            return AbortCause.INCONSISTENT_READ;
+        }
+        driver.endAttempt(AbortCause.USER_EXCEPTION, t);
+        throw CommitDriver.sneakyThrow(t);
+    }
+
+    private <T> T joinNested(TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly) {
+        final TxnContext txn = this.txn;
+        txn.checkActive();
+        // A read-only block inside a writing transaction makes the transaction read-only for
+        // the block's duration: a write in it throws, as it would at the top level.
+        boolean outer = txn.readOnly;
+        txn.readOnly = outer | declaredReadOnly;
+        try {
+            if (fn != null) {
+                return fn.apply(txn);
+            }
+            body.run(txn);
+            return null;
+        } finally {
+            txn.readOnly = outer;
+        }
+    }
+}
