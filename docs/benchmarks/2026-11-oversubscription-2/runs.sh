@@ -10,9 +10,9 @@ run() { # kind protocol threads interrupt(yes|no) round
     local kind="$1" p="$2" t="$3" i="$4" round="$5" flag="" r tp ab ck
     [ "$i" = yes ] && flag="--interrupt"
     if [ "$kind" = transfer ]; then
-        r=$(java -jar "$jar" transfer --protocol "$p" --threads "$t" $flag --warmup 1 --duration 3 --seed 42 2>&1)
+        r=$(java -jar "$jar" transfer --protocol "$p" --threads "$t" $flag --warmup 1 --duration 3 --seed 42 2>/dev/null)
     else
-        r=$(java -jar "$jar" tpcc --warehouses 1 --protocol "$p" --threads "$t" $flag --warmup 3 --duration 6 --seed 42 2>&1)
+        r=$(java -jar "$jar" tpcc --warehouses 1 --protocol "$p" --threads "$t" $flag --warmup 3 --duration 6 --seed 42 2>/dev/null)
     fi
     tp=$(echo "$r" | grep '^throughput' | awk '{print $2}')
     ab=$(echo "$r" | grep '^abort rate' | awk '{print $3}')

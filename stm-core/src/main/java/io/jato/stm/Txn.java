@@ -14,6 +14,15 @@ package io.jato.stm;
  * <p>Instances are created only by {@link Stm}.
  */
 public abstract class Txn {
+    /*
+     * Padding before the implementation's fields, which its thread writes on every operation: see
+     * io.jato.stm.spi.ThreadPadding for why (false sharing between threads' contexts once a garbage
+     * collection has copied them side by side).
+     */
+    @SuppressWarnings("unused")
+    private int pad0;
+    @SuppressWarnings("unused")
+    private long pad1, pad2, pad3, pad4, pad5, pad6, pad7, pad8;
 
     /** Only the store's own transaction class extends this. */
     protected Txn() {

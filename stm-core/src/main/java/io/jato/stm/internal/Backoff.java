@@ -16,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
  * the flag again. The interrupt is therefore delivered to the caller exactly as it was pending, after
  * the transaction — never swallowed, never a reason to spin.
  */
-public final class Backoff {
+public final class Backoff extends ThreadPadding {
     /** Delays below this are spun (a park's wake-up latency would dominate them). */
     private static final long SPIN_LIMIT_NANOS = 20_000;
 

@@ -19,7 +19,7 @@ import java.util.Arrays;
  */
 
 /** The access set of one {@link TxnContext}: its entries, their lookup, and the per-phase lists. Owner thread only. */
-final class AccessSet {
+final class AccessSet extends ThreadPadding {
     private final int linearScanLimit = Tunables.LINEAR_SCAN_LIMIT;
 
     private Entry[] entries;

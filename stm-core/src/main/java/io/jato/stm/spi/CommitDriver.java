@@ -24,7 +24,7 @@ import io.jato.stm.internal.Tunables;
  */
 
 /** Commits and rolls back the attempts of one {@link TxnContext}. Owner thread only. */
-final class CommitDriver {
+final class CommitDriver extends ThreadPadding {
     private static final int PHASE_LOCK = 0;
     private static final int PHASE_VALIDATE = 1;
     private static final int PHASE_CHECK = 2;

@@ -17,7 +17,7 @@ package io.jato.stm.spi;
  * dispatched with a switch, without a virtual call; only {@link #KIND_CUSTOM} calls the entry's
  * {@link TxParticipant}.
  */
-public final class Entry {
+public final class Entry extends ThreadPadding {
     /** The observed version must be validated at commit. */
     public static final int READ = 1;
     /** The item must be locked at commit and get a new version; its value is installed per kind. */

@@ -7,7 +7,7 @@ import java.util.Arrays;
  * recycled when it ends. Allocates only while a pool grows to the largest number of objects of a
  * kind one transaction uses. Owner thread only. (Package-private: it uses Scratch's ids.)
  */
-final class ScratchPool {
+final class ScratchPool extends ThreadPadding {
     /** Pooled objects per {@link Scratch} id, and how many of each this attempt borrowed. */
     private Scratch.Pooled[][] pools = new Scratch.Pooled[8][];
     private int[] used = new int[8];

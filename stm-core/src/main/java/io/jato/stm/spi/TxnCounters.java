@@ -6,7 +6,7 @@ import io.jato.stm.AbortCause;
  * One context's statistics: attempts started, commits, aborts by cause. Written only by the owner
  * thread with plain stores (and only when the store keeps statistics); summed racily by the store.
  */
-final class TxnCounters {
+final class TxnCounters extends ThreadPadding {
     private final boolean enabled;
     private long starts;
     private long commits;

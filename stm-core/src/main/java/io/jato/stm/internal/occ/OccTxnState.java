@@ -1,7 +1,7 @@
 package io.jato.stm.internal.occ;
 
 /** Per-transaction OCC state; owned by one thread. */
-final class OccTxnState {
+final class OccTxnState extends io.jato.stm.internal.ThreadPadding {
     /** The largest TID this attempt read or locked. */
     long maxSeen;
     /** The TID of this thread's last committed writing transaction. */
