@@ -1,5 +1,7 @@
 package io.jato.stm.internal;
 
+import io.jato.stm.spi.ThreadPadding;
+
 import java.util.concurrent.locks.LockSupport;
 
 /**

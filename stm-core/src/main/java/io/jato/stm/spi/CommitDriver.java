@@ -249,7 +249,12 @@ final class CommitDriver extends ThreadPadding {
                 }
             }
         } finally {
-            txn.clear();
+            try {
+                txn.clear();
+            } catch (Throwable t) {
+                // A scratch object's recycle threw; the context is idle and empty regardless.
+                failure = failure == null ? t : addSuppressed(failure, t);
+            }
         }
         if (failure != null) {
             throw sneakyThrow(failure);

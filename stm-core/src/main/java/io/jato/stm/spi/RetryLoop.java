@@ -98,7 +98,11 @@ final class RetryLoop {
         if (txn.status == TxnContext.IDLE) {
             // The protocol's begin threw: by contract it holds nothing, so there is nothing to finish.
             counters.aborted(AbortCause.INTERNAL_FAILURE);
-            txn.clear();
+            try {
+                txn.clear();
+            } catch (Throwable bug) {
+                CommitDriver.addSuppressed(t, bug);
+            }
             throw CommitDriver.sneakyThrow(t);
         }
         if (txn.status == TxnContext.DOOMED) {

@@ -395,13 +395,19 @@ public final class TxnContext extends Txn {
         throw RollbackSignal.INSTANCE;
     }
 
-    /** Ends the attempt's bookkeeping: empties the access set and the scratch pool, and goes idle. */
+    /**
+     * Ends the attempt's bookkeeping: empties the access set and the scratch pool, and goes idle,
+     * whatever throws (only a scratch object's recycle can; it is rethrown after).
+     */
     void clear() {
         try {
             set.clear();
-            scratch.recycleAll();
         } finally {
-            status = IDLE;
+            try {
+                scratch.recycleAll();
+            } finally {
+                status = IDLE;
+            }
         }
     }
 

@@ -189,8 +189,8 @@ class HashIndexFailureTest {
             Integer v = map.single().get(i);
             assertTrue(v == null || v == i);
         }
-        assertEquals(mapKeys, 12 + count(map), "size agrees with the keys found");
-        assertEquals(longKeys, 12 + countLong(longMap));
+        assertEquals(mapKeys, 12 + countFound(map.single()::get), "size agrees with the keys found");
+        assertEquals(longKeys, 12 + countFound(longMap.single()::get));
         // The thread and the maps work on.
         stm.run(t -> {
             for (int i = 300; i < 400; i++) {
@@ -207,18 +207,11 @@ class HashIndexFailureTest {
         assertNull(longMap.checkQuiescent());
     }
 
-    private static int count(TxHashMap<Integer, Integer> map) {
+    /** @return how many of the keys 100..199 {@code get} finds */
+    private static int countFound(java.util.function.IntFunction<Object> get) {
         int n = 0;
         for (int i = 100; i < 200; i++) {
-            n += map.single().get(i) != null ? 1 : 0;
-        }
-        return n;
-    }
-
-    private static int countLong(TxLongHashMap<Integer> map) {
-        int n = 0;
-        for (int i = 100; i < 200; i++) {
-            n += map.single().get(i) != null ? 1 : 0;
+            n += get.apply(i) != null ? 1 : 0;
         }
         return n;
     }

@@ -1,7 +1,9 @@
 package io.jato.stm.internal.occ;
 
+import io.jato.stm.spi.ThreadPadding;
+
 /** Per-transaction OCC state; owned by one thread. */
-final class OccTxnState extends io.jato.stm.internal.ThreadPadding {
+final class OccTxnState extends ThreadPadding {
     /** The largest TID this attempt read or locked. */
     long maxSeen;
     /** The TID of this thread's last committed writing transaction. */
