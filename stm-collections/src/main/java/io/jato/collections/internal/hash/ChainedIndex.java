@@ -10,8 +10,9 @@ import java.util.function.Consumer;
  * No boxing, no wrapper entries, no allocation on lookup; the subclasses add the key comparison
  * (LongNodeIndex: a primitive compare; ObjectNodeIndex: the cached hash, then equals).
  *
- * Readers never lock. Every structural change (insert at a chain head, unlink, resize) happens
- * under one lock per index; commits that insert are short, and lookups never take it.
+ * Readers never lock, except that a miss that overlapped a resize waits for it by passing through
+ * the lock. Every structural change (insert at a chain head, unlink, resize) happens under one
+ * lock per index; commits that insert are short.
  *
  * Invariant that keeps readers safe: along every chain, each node's next pointer leads to a node
  * that was inserted earlier (inserts go to the head; unlink and resize only drop nodes from a
@@ -81,7 +82,7 @@ public abstract class ChainedIndex {
     private volatile int size;
     /** Resize when {@link #size} exceeds this. Written under {@link #lock}; read racily by reserve's fast check (a hint). */
     private int threshold;
-    /** Serializes all structural changes; lookups never take it. */
+    /** Serializes all structural changes; a lookup passes through it only to wait out a resize. */
     final Object lock = new Object();
 
     /** @param expectedSize the number of keys expected; the table starts large enough for them */
@@ -126,7 +127,8 @@ public abstract class ChainedIndex {
 
     /**
      * After a walk started at {@code seq} found nothing: true if no resize ran meanwhile, so the miss
-     * stands; false if the caller must walk again (after a spin hint).
+     * stands; false if the caller must walk again, which it may do at once: this has waited for the
+     * resize that disturbed the walk to finish.
      */
     final boolean missConfirmed(long seq) {
         // Order the walk's loads before the re-check: if the walk saw any pointer a resize
@@ -135,8 +137,22 @@ public abstract class ChainedIndex {
         if ((seq & 1) == 0 && (long) RESIZES.getOpaque(this) == seq) {
             return true;
         }
-        Thread.onSpinWait();
+        awaitResize();
         return false;
+    }
+
+    /**
+     * Waits until no resize runs, by passing through the lock every resize holds from start to end.
+     * A resize of a large table takes milliseconds; spinning on the sequence for that long burns
+     * the core the resizing thread needs whenever there are more threads than cores (TPC-C at 8
+     * threads on 2 cores spent a fifth of its CPU in that spin). A contended monitor parks its
+     * waiters, so the resize gets the core. No key method runs under the lock: the caller walks
+     * again after this returns.
+     */
+    private void awaitResize() {
+        synchronized (lock) {
+            // Empty on purpose: entering means the resize that made the sequence odd is over.
+        }
     }
 
     // ------------------------------------------------------------------ structural changes
@@ -251,6 +267,12 @@ public abstract class ChainedIndex {
     static volatile Runnable resizeFault;
 
     /**
+     * Test seam: when set, runs once a resize has made the sequence odd and before it relinks
+     * anything (tests hold a resize there to see what readers do meanwhile); null otherwise.
+     */
+    static volatile Runnable resizeStall;
+
+    /**
      * Doubles the table, lock held. Buckets are the top bits of the hash, so old bucket i splits
      * into new buckets 2i and 2i + 1 by the next bit; each part keeps the nodes' relative order, so
      * every relinked pointer still leads to an older node (no reader can cycle). Readers on the old
@@ -272,6 +294,10 @@ public abstract class ChainedIndex {
         long seq = (long) RESIZES.get(this);
         // Volatile: ordered before every relinking store below.
         RESIZES.setVolatile(this, seq + 1);
+        Runnable stall = resizeStall;
+        if (stall != null) {
+            stall.run();
+        }
         for (int i = 0; i < n; i++) {
             ChainNode loHead = null;
             ChainNode loTail = null;
