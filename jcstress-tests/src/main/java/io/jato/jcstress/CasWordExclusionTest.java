@@ -1,6 +1,7 @@
 package io.jato.jcstress;
 
 import io.jato.stm.internal.occ.OccWord;
+import io.jato.stm.spi.Items;
 import io.jato.stm.spi.LongItem;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -13,7 +14,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * Proves that the lock bit admits one owner: two threads that observed the same unlocked word
- * both try {@code TxItem.casWord(word, word | LOCKED)}, the step with which OCC's commit and
+ * both try {@code Items.casWord(TxItem, word, word | LOCKED)}, the step with which OCC's commit and
  * {@code lockNonTx} take an item; exactly one succeeds. Results are each actor's CAS result.
  *
  * <p>Run: {@code java -jar jcstress-tests/target/jcstress.jar -t CasWordExclusionTest}
@@ -29,16 +30,16 @@ public class CasWordExclusionTest {
     private final LongItem item = new LongItem(0);
 
     public CasWordExclusionTest() {
-        item.setWordPlain(UNLOCKED);
+        Items.setWordPlain(item, UNLOCKED);
     }
 
     @Actor
     public void first(ZZ_Result r) {
-        r.r1 = item.casWord(UNLOCKED, UNLOCKED | OccWord.LOCKED);
+        r.r1 = Items.casWord(item, UNLOCKED, UNLOCKED | OccWord.LOCKED);
     }
 
     @Actor
     public void second(ZZ_Result r) {
-        r.r2 = item.casWord(UNLOCKED, UNLOCKED | OccWord.LOCKED);
+        r.r2 = Items.casWord(item, UNLOCKED, UNLOCKED | OccWord.LOCKED);
     }
 }

@@ -1,6 +1,7 @@
 package io.jato.jcstress;
 
 import io.jato.stm.internal.occ.OccWord;
+import io.jato.stm.spi.Items;
 import io.jato.stm.spi.LongItem;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -39,6 +40,6 @@ public class LoadLongTest {
     @Actor
     public void reader(JJ_Result r) {
         r.r1 = Occ.CC.loadLong(item);
-        r.r2 = OccWord.tid(item.wordAcquire());
+        r.r2 = OccWord.tid(Items.wordAcquire(item));
     }
 }

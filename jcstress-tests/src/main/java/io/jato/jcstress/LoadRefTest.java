@@ -1,6 +1,7 @@
 package io.jato.jcstress;
 
 import io.jato.stm.internal.occ.OccWord;
+import io.jato.stm.spi.Items;
 import io.jato.stm.spi.RefItem;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -53,6 +54,6 @@ public class LoadRefTest {
         Pair p = (Pair) Occ.CC.loadRef(item);
         r.r1 = p.first;
         r.r2 = p.second;
-        r.r3 = OccWord.tid(item.wordAcquire());
+        r.r3 = OccWord.tid(Items.wordAcquire(item));
     }
 }

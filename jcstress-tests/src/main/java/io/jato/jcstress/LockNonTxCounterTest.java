@@ -1,6 +1,7 @@
 package io.jato.jcstress;
 
 import io.jato.stm.internal.occ.OccWord;
+import io.jato.stm.spi.Items;
 import io.jato.stm.spi.LongItem;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -47,7 +48,7 @@ public class LockNonTxCounterTest {
 
     @Arbiter
     public void arbiter(JJJ_Result r) {
-        long w = item.wordAcquire();
+        long w = Items.wordAcquire(item);
         r.r1 = item.valueAcquire();
         r.r2 = OccWord.tid(w);
         r.r3 = OccWord.isLocked(w) ? 1 : 0;

@@ -17,7 +17,7 @@ final class Occ {
      * {@code unlockNonTx}, {@code loadLong}, {@code loadRef}) keep no state outside the item.
      */
     static final OccControl CC = (OccControl) new OccProtocol()
-            .create(ProtocolContext.create(40_000_000L, 256, 1024));
+            .create(ProtocolContext.withDefaults(new OccProtocol(), 40_000_000L, 256, 1024));
 
     private Occ() {
     }

@@ -1,6 +1,7 @@
 package io.jato.jcstress;
 
 import io.jato.stm.internal.occ.OccWord;
+import io.jato.stm.spi.Items;
 import io.jato.stm.spi.LongItem;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -39,9 +40,9 @@ public class SeqlockSnapshotTest {
 
     @Actor
     public void reader(JJ_Result r) {
-        long before = item.wordAcquire();
+        long before = Items.wordAcquire(item);
         long value = item.valueAcquire();
-        long after = item.wordAcquire();
+        long after = Items.wordAcquire(item);
         if (before == after && !OccWord.isLocked(before)) {
             r.r1 = OccWord.tid(before);
             r.r2 = value;

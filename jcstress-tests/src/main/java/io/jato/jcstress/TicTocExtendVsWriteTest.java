@@ -3,6 +3,7 @@ package io.jato.jcstress;
 import io.jato.protocols.tictoc.TicTocProtocol;
 import io.jato.protocols.tictoc.TicTocWord;
 import io.jato.stm.spi.ConcurrencyControl;
+import io.jato.stm.spi.Items;
 import io.jato.stm.spi.LongItem;
 import io.jato.stm.spi.ProtocolContext;
 import org.openjdk.jcstress.annotations.Actor;
@@ -42,7 +43,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class TicTocExtendVsWriteTest {
     /** One instance for every state: the operations used keep no state outside the item. */
     static final ConcurrencyControl CC = new TicTocProtocol()
-            .create(ProtocolContext.create(40_000_000L, 256, 1024));
+            .create(ProtocolContext.withDefaults(new TicTocProtocol(), 40_000_000L, 256, 1024));
 
     private final LongItem x = new LongItem(0);
 
@@ -60,7 +61,7 @@ public class TicTocExtendVsWriteTest {
 
     @Arbiter
     public void arbiter(IJJ_Result r) {
-        r.r2 = TicTocWord.wts(x.wordVolatile());
-        r.r3 = x.word2Volatile();
+        r.r2 = TicTocWord.wts(Items.wordVolatile(x));
+        r.r3 = Items.word2Volatile(x);
     }
 }

@@ -1,6 +1,7 @@
 package io.jato.jcstress;
 
 import io.jato.stm.internal.occ.OccWord;
+import io.jato.stm.spi.Items;
 import io.jato.stm.spi.TxItem;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -47,7 +48,7 @@ public class UnlockPublishesFieldsTest {
 
     @Actor
     public void reader(JJJJ_Result r) {
-        long w = group.wordAcquire();
+        long w = Items.wordAcquire(group);
         r.r1 = OccWord.tid(w);
         r.r2 = OccWord.isLocked(w) ? 1 : 0;
         r.r3 = group.first;

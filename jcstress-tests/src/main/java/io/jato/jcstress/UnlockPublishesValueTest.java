@@ -1,6 +1,7 @@
 package io.jato.jcstress;
 
 import io.jato.stm.internal.occ.OccWord;
+import io.jato.stm.spi.Items;
 import io.jato.stm.spi.LongItem;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -37,7 +38,7 @@ public class UnlockPublishesValueTest {
 
     @Actor
     public void reader(JJJ_Result r) {
-        long w = item.wordAcquire();
+        long w = Items.wordAcquire(item);
         r.r1 = OccWord.tid(w);
         r.r2 = OccWord.isLocked(w) ? 1 : 0;
         r.r3 = item.valueAcquire();

@@ -168,6 +168,7 @@ abstract class HashMapCore<N extends RefItem> {
             throw ctx.rollback(AbortCause.DELETED);
         }
         e.setPendingRef(ops.applyTo(committed, this, n));
+        ctx.clearUpdate(e);
     }
 
     /**
@@ -264,12 +265,14 @@ abstract class HashMapCore<N extends RefItem> {
         UpdateList ops = ctx.borrow(UpdateList.KIND);
         ops.add(updater);
         ctx.writeCustom(e, participant, entryKey, ops);
+        ctx.markUpdate(e, false);
         ctx.requestCheck(e, participant);
     }
 
     private void write(TxnContext ctx, Entry e, Object entryKey, Object value) {
         if (e.has(Entry.WRITE)) {
             e.setPendingRef(value);
+            ctx.clearUpdate(e);
         } else {
             ctx.writeCustom(e, participant, entryKey, value);
         }
@@ -402,6 +405,19 @@ abstract class HashMapCore<N extends RefItem> {
 
     /** Installs node writes at commit, with every write item of the transaction locked. */
     private final class Participant implements TxParticipant {
+        @Override
+        public int operationCount(TxnContext txn, Entry e) {
+            return e.pendingRef() instanceof UpdateList ? ((UpdateList) e.pendingRef()).size() : 0;
+        }
+
+        @Override
+        public Object operation(TxnContext txn, Entry e, int index) {
+            if (!(e.pendingRef() instanceof UpdateList)) {
+                throw new IndexOutOfBoundsException("operation " + index + " of 0");
+            }
+            return ((UpdateList) e.pendingRef()).operation(index);
+        }
+
         @Override
         @SuppressWarnings("unchecked")
         public boolean check(TxnContext txn, Entry e) {

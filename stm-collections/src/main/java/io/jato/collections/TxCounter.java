@@ -42,6 +42,7 @@ public final class TxCounter {
         Entry e = c.entry(cell);
         if (e.kind() == Entry.KIND_CUSTOM) {
             ((UpdateList) e.pendingRef()).addDelta(delta);
+            c.markUpdate(e, true);
         } else {
             c.addLong(e, delta);
         }
@@ -59,6 +60,7 @@ public final class TxCounter {
         int kind = e.kind();
         if ((f & Entry.WRITE) != 0 && kind == Entry.KIND_CUSTOM) {
             ((UpdateList) e.pendingRef()).add(updater);
+            c.markUpdate(e, false);
         } else if ((f & Entry.READ) != 0 || ((f & Entry.WRITE) != 0 && kind == Entry.KIND_LONG)) {
             // The value is known already (and depended on): no reason to defer.
             c.writeLong(cell, updater.apply(c.readLong(cell)));
@@ -69,6 +71,8 @@ public final class TxCounter {
             }
             ops.add(updater);
             c.writeCustom(e, PARTICIPANT, null, ops);
+            // Operations only (a pending add, if any, commutes; an updater need not).
+            c.markUpdate(e, false);
             c.requestCheck(e, PARTICIPANT);
         }
     }
@@ -102,6 +106,19 @@ public final class TxCounter {
 
     /** Runs pending updaters in the check phase (before anything is installed), then installs. */
     private static final class Participant implements TxParticipant {
+        @Override
+        public int operationCount(TxnContext txn, Entry e) {
+            return e.kind() == Entry.KIND_CUSTOM ? ((UpdateList) e.pendingRef()).size() : 0;
+        }
+
+        @Override
+        public Object operation(TxnContext txn, Entry e, int index) {
+            if (e.kind() != Entry.KIND_CUSTOM) {
+                throw new IndexOutOfBoundsException("operation " + index + " of 0");
+            }
+            return ((UpdateList) e.pendingRef()).operation(index);
+        }
+
         @Override
         public boolean check(TxnContext txn, Entry e) {
             if (e.kind() == Entry.KIND_CUSTOM) {

@@ -38,6 +38,20 @@ final class UpdateList implements Scratch.Pooled {
         deltas[size++] = delta;
     }
 
+    /** @return the number of pending operations */
+    int size() {
+        return size;
+    }
+
+    /** @return operation {@code i}: the updater, or the delta of an addition (as a {@code Long}) */
+    Object operation(int i) {
+        if (i < 0 || i >= size) {
+            throw new IndexOutOfBoundsException("operation " + i + " of " + size);
+        }
+        Object fn = fns[i];
+        return fn != null ? fn : Long.valueOf(deltas[i]);
+    }
+
     long applyTo(long value) {
         long v = value;
         for (int i = 0; i < size; i++) {

@@ -177,12 +177,15 @@ public abstract class AbstractRecord extends TxItem {
         if (im.hasOps()) {
             materialize(c, e, im);
         }
+        // A setter writes blindly: the group's write is no longer operations only.
+        c.clearUpdate(e);
         return im;
     }
 
     /** Schedules {@code updater} on its group: applied at commit, or now if the group is materialized. */
     protected final void scheduleUpdate(TxnContext c, RecordUpdater<?> updater) {
-        int g = UpdaterInfo.groupOf(updater, this);
+        UpdaterInfo info = UpdaterInfo.of(updater);
+        int g = info.group(this);
         Entry e = c.entry(item(g));
         RecordImage im = imageForWrite(c, e, g);
         if (im.isMaterialized()) {
@@ -192,6 +195,12 @@ public abstract class AbstractRecord extends TxItem {
                 c.requestCheck(e, PARTICIPANT);
             }
             im.addOp(updater, 1 << g);
+            if (im.hasSetterWrites()) {
+                c.clearUpdate(e);
+            } else {
+                // Operations only, so far: the protocol may take them without a read dependency.
+                c.markUpdate(e, info.commutative);
+            }
         }
     }
 
@@ -213,6 +222,7 @@ public abstract class AbstractRecord extends TxItem {
         c.checkRead(e);
         im.applyOps();
         im.setMaterialized();
+        c.clearUpdate(e);
     }
 
     // ---------------------------------------------------------------- non-transactional
@@ -325,6 +335,16 @@ public abstract class AbstractRecord extends TxItem {
                 im.setMaterialized();
             }
             return true;
+        }
+
+        @Override
+        public int operationCount(TxnContext txn, Entry entry) {
+            return ((RecordImage) entry.pendingRef()).opCount();
+        }
+
+        @Override
+        public Object operation(TxnContext txn, Entry entry, int index) {
+            return ((RecordImage) entry.pendingRef()).op(index);
         }
 
         @Override

@@ -86,6 +86,22 @@ public abstract class RecordImage implements Scratch.Pooled {
         return opCount != 0;
     }
 
+    final int opCount() {
+        return opCount;
+    }
+
+    final RecordUpdater<?> op(int index) {
+        if (index < 0 || index >= opCount) {
+            throw new IndexOutOfBoundsException("operation " + index + " of " + opCount);
+        }
+        return ops[index];
+    }
+
+    /** @return true if setters wrote a column (the image is then not operations only) */
+    final boolean hasSetterWrites() {
+        return dirty != 0;
+    }
+
     final void addOp(RecordUpdater<?> op, int groupBit) {
         if (opCount == ops.length) {
             int cap = Math.max(4, opCount * 2);

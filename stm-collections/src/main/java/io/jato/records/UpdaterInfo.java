@@ -12,6 +12,7 @@ final class UpdaterInfo {
     private final Class<?> type;
     private final Class<?> specification;
     private final String groupName;
+    /** Declared {@code @Commutative}: marks the record's entry {@code Entry.COMMUTATIVE} for the protocol. */
     final boolean commutative;
     /** The group index for the record class last seen; racy but immutable, so benign. */
     private volatile Binding binding;
@@ -49,7 +50,8 @@ final class UpdaterInfo {
         return (UpdaterInfo) v;
     }
 
-    private int group(AbstractRecord record) {
+    /** @return the index of this updater's group in {@code record} */
+    int group(AbstractRecord record) {
         Binding b = binding;
         if (b != null && b.recordClass == record.getClass()) {
             return b.group;

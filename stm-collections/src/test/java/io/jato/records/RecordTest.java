@@ -178,4 +178,20 @@ class RecordTest {
         tight.run(t -> a.setOps(t, 1));
         assertEquals(1, a.single().get().ops());
     }
+
+    /**
+     * A record is its first group's version item, but what an application sees of it is its columns
+     * and the record API: no lock, version or CAS operation of the protocol slots (those are
+     * reached through the SPI's {@code Items}).
+     */
+    @Test
+    void aRecordShowsItsUserNoProtocolSlotOperations() {
+        java.util.List<String> leaked = new java.util.ArrayList<>();
+        for (java.lang.reflect.Method m : Account.class.getMethods()) {
+            if (m.getDeclaringClass().getPackageName().equals("io.jato.stm.spi")) {
+                leaked.add(m.getDeclaringClass().getSimpleName() + "." + m.getName());
+            }
+        }
+        assertTrue(leaked.isEmpty(), "public SPI methods on a record: " + leaked);
+    }
 }

@@ -19,6 +19,11 @@ public enum AbortCause {
     DELETED,
     /** A timestamp-ordering protocol could not find a commit timestamp consistent with the reads. */
     TIMESTAMP_ORDER,
+    /**
+     * Another thread's transaction aborted this one (a contention manager, e.g. an older
+     * transaction that wins a conflict), before this one reached its point of no return.
+     */
+    REMOTE_ABORT,
     /** User code threw after observing inconsistent state: the exception is discarded and retried. */
     INCONSISTENT_READ,
     /** The user called {@link Txn#abort()}: rolled back, not retried. */

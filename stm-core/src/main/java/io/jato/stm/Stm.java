@@ -7,12 +7,16 @@ import io.jato.stm.internal.occ.OccProtocol;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Protocol;
 import io.jato.stm.spi.ProtocolContext;
+import io.jato.stm.spi.ProtocolOption;
 import io.jato.stm.spi.TxnContext;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
@@ -58,6 +62,7 @@ public final class Stm {
     private final String protocolName;
     private final ConcurrencyControl cc;
     private final ProtocolContext protocolContext;
+    private final Capabilities capabilities;
     private final boolean statistics;
     private final long[] settings;
     /** The store-only entry points of the SPI package's transaction context. */
@@ -67,12 +72,16 @@ public final class Stm {
     private final List<TxnContext> registered = new ArrayList<>();
     /** Counters of contexts whose threads have died; guarded by {@code registered}. */
     private final long[] retired = new long[COUNTER_SLOTS];
+    /** The same per transaction type (rows by type id, created when needed); guarded by {@code registered}. */
+    private final long[][] retiredByType = new long[TxnType.MAX_TYPES][];
 
     private Stm(Builder b, Protocol protocol) {
         this.name = b.name;
         this.protocolName = protocol.name();
+        this.capabilities = Objects.requireNonNull(protocol.capabilities(),
+                () -> "protocol '" + protocol.name() + "' declared null capabilities");
         this.protocolContext = ProtocolContext.create(TimeUnit.MILLISECONDS.toNanos(b.epochMillis),
-                b.lockSpinLimit, b.readSpinLimit);
+                b.lockSpinLimit, b.readSpinLimit, protocol.name(), capabilities, optionValues(protocol, b.options));
         this.statistics = b.statistics;
         this.settings = new long[] {b.backoffBaseNanos, b.backoffMaxNanos, b.maxAttempts};
         this.cc = protocol.create(protocolContext);
@@ -103,19 +112,59 @@ public final class Stm {
     }
 
     /**
+     * @return what the named protocol declares it guarantees (isolation level) and offers
+     * @throws IllegalArgumentException if no protocol has that name; the message lists the known ones
+     */
+    public static Capabilities protocolCapabilities(String protocolName) {
+        return find(protocolName).capabilities();
+    }
+
+    /**
+     * @return the per-store options the named protocol accepts through {@link Builder#option}, as
+     *         {@code name -> "default: description"}, in the protocol's order
+     * @throws IllegalArgumentException if no protocol has that name; the message lists the known ones
+     */
+    public static Map<String, String> protocolOptions(String protocolName) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (ProtocolOption o : find(protocolName).options()) {
+            out.put(o.name(), o.defaultValue() + ": " + o.description());
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    /** @return what this store's protocol declares it guarantees and offers */
+    public Capabilities capabilities() {
+        return capabilities;
+    }
+
+    /**
      * Runs {@code body} as a transaction and returns its result.
      *
-     * @throws TxnAbortedException if the body called {@link Txn#abort()} or the attempt limit was hit
+     * @throws TxnAbortedException  if the body called {@link Txn#abort()} or the attempt limit was hit
+     * @throws IllegalStateException if a transaction of another store runs on this thread (stores'
+     *                               transactions are not joined), or this store's is committing
      */
     public <T> T atomic(TxnFunction<T> body) {
+        return atomic(TxnType.UNTYPED, body);
+    }
+
+    /** {@link #atomic(TxnFunction)} as a transaction of {@code type} (statistics, protocols). */
+    public <T> T atomic(TxnType type, TxnFunction<T> body) {
+        Objects.requireNonNull(type, "type");
         Objects.requireNonNull(body, "body");
-        return ACCESS.execute(context(), body, null, false);
+        return ACCESS.execute(context(), type, body, null, false);
     }
 
     /** Runs {@code body} as a transaction; the void form of {@link #atomic}. */
     public void run(TxnRunnable body) {
+        run(TxnType.UNTYPED, body);
+    }
+
+    /** {@link #run(TxnRunnable)} as a transaction of {@code type}. */
+    public void run(TxnType type, TxnRunnable body) {
+        Objects.requireNonNull(type, "type");
         Objects.requireNonNull(body, "body");
-        ACCESS.execute(context(), null, body, false);
+        ACCESS.execute(context(), type, null, body, false);
     }
 
     /**
@@ -123,8 +172,14 @@ public final class Stm {
      * locks, no timestamp) and any write throws {@link IllegalStateException}.
      */
     public <T> T readOnly(TxnFunction<T> body) {
+        return readOnly(TxnType.UNTYPED, body);
+    }
+
+    /** {@link #readOnly(TxnFunction)} as a transaction of {@code type}. */
+    public <T> T readOnly(TxnType type, TxnFunction<T> body) {
+        Objects.requireNonNull(type, "type");
         Objects.requireNonNull(body, "body");
-        return ACCESS.execute(context(), body, null, true);
+        return ACCESS.execute(context(), type, body, null, true);
     }
 
     /**
@@ -158,19 +213,60 @@ public final class Stm {
     public StmStatistics statistics() {
         long[] acc;
         synchronized (registered) {
+            foldDeadThreads();
             acc = retired.clone();
-            for (Iterator<TxnContext> it = registered.iterator(); it.hasNext(); ) {
-                TxnContext c = it.next();
-                if (!ACCESS.owner(c).isAlive()) {
-                    ACCESS.addStatisticsTo(c, retired);
-                    it.remove();
-                }
+            for (TxnContext c : registered) {
                 ACCESS.addStatisticsTo(c, acc);
             }
         }
         long[] byCause = new long[AbortCause.count()];
         System.arraycopy(acc, 2, byCause, 0, byCause.length);
         return new StmStatistics(acc[0], acc[1], byCause);
+    }
+
+    /**
+     * @return a snapshot of the counters of the transactions started with {@code type} (all zeros
+     *         if none ran, or statistics are off); the same consistency as {@link #statistics()}
+     */
+    public StmStatistics statistics(TxnType type) {
+        Objects.requireNonNull(type, "type");
+        long[] row = typeCounters()[type.id()];
+        return row == null ? new StmStatistics(0, 0, new long[AbortCause.count()]) : toStatistics(row);
+    }
+
+    /** @return a snapshot of the counters of every type that started a transaction, by type */
+    public Map<TxnType, StmStatistics> statisticsByType() {
+        long[][] rows = typeCounters();
+        Map<TxnType, StmStatistics> out = new LinkedHashMap<>();
+        for (TxnType t : TxnType.all()) {
+            long[] row = rows[t.id()];
+            if (row != null && row[0] != 0) {
+                out.put(t, toStatistics(row));
+            }
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    private long[][] typeCounters() {
+        long[][] acc = new long[TxnType.MAX_TYPES][];
+        synchronized (registered) {
+            foldDeadThreads();
+            for (int id = 0; id < retiredByType.length; id++) {
+                if (retiredByType[id] != null) {
+                    acc[id] = retiredByType[id].clone();
+                }
+            }
+            for (TxnContext c : registered) {
+                ACCESS.addTypeStatisticsTo(c, acc);
+            }
+        }
+        return acc;
+    }
+
+    private static StmStatistics toStatistics(long[] row) {
+        long[] byCause = new long[AbortCause.count()];
+        System.arraycopy(row, 2, byCause, 0, byCause.length);
+        return new StmStatistics(row[0], row[1], byCause);
     }
 
     /**
@@ -210,17 +306,27 @@ public final class Stm {
         TxnContext c = ACCESS.newContext(this, cc, protocolContext, statistics, settings);
         synchronized (registered) {
             // Fold away threads that died, so thread churn does not grow the registry.
-            for (Iterator<TxnContext> it = registered.iterator(); it.hasNext(); ) {
-                TxnContext old = it.next();
-                if (!ACCESS.owner(old).isAlive()) {
-                    ACCESS.addStatisticsTo(old, retired);
-                    it.remove();
-                }
-            }
+            foldDeadThreads();
             registered.add(c);
         }
         contexts.set(c);
         return c;
+    }
+
+    /**
+     * Drops the contexts of threads that died: their counters move into the retired totals, their
+     * protocol states leave the registry of live states. Caller holds {@code registered}.
+     */
+    private void foldDeadThreads() {
+        for (Iterator<TxnContext> it = registered.iterator(); it.hasNext(); ) {
+            TxnContext c = it.next();
+            if (!ACCESS.owner(c).isAlive()) {
+                ACCESS.addStatisticsTo(c, retired);
+                ACCESS.addTypeStatisticsTo(c, retiredByType);
+                ACCESS.retire(c);
+                it.remove();
+            }
+        }
     }
 
     /**
@@ -230,6 +336,41 @@ public final class Stm {
      * context class loader; the name {@code "occ"} always means the built-in one.
      */
     private static final Protocol DEFAULT_PROTOCOL = new OccProtocol();
+
+    /** @return the protocol of that name; the built-in one for {@code "occ"} without consulting ServiceLoader */
+    private static Protocol find(String protocolName) {
+        Objects.requireNonNull(protocolName, "protocolName");
+        if (protocolName.equals(DEFAULT_PROTOCOL.name())) {
+            return DEFAULT_PROTOCOL;
+        }
+        TreeMap<String, Protocol> known = loadProtocols();
+        Protocol p = known.get(protocolName);
+        if (p == null) {
+            throw new IllegalArgumentException("unknown protocol '" + protocolName + "'; known protocols: "
+                    + String.join(", ", known.keySet()));
+        }
+        return p;
+    }
+
+    /**
+     * Every option the protocol declares, with the builder's value or the default.
+     *
+     * @throws IllegalArgumentException if {@code given} names an option the protocol does not declare
+     */
+    private static Map<String, String> optionValues(Protocol protocol, Map<String, String> given) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (ProtocolOption o : protocol.options()) {
+            values.put(o.name(), o.defaultValue());
+        }
+        for (Map.Entry<String, String> e : given.entrySet()) {
+            if (!values.containsKey(e.getKey())) {
+                throw new IllegalArgumentException("protocol '" + protocol.name() + "' has no option '" + e.getKey()
+                        + "'; its options: " + (values.isEmpty() ? "none" : String.join(", ", values.keySet())));
+            }
+            values.put(e.getKey(), e.getValue());
+        }
+        return values;
+    }
 
     private static TreeMap<String, Protocol> loadProtocols() {
         TreeMap<String, Protocol> byName = new TreeMap<>();
@@ -258,8 +399,23 @@ public final class Stm {
         private int lockSpinLimit = Tunables.LOCK_SPINS;
         private int readSpinLimit = Tunables.READ_SPINS;
         private int epochMillis = Tunables.EPOCH_MILLIS;
+        private final Map<String, String> options = new LinkedHashMap<>();
 
         private Builder() {
+        }
+
+        /**
+         * Sets one of the protocol's own options (see {@link Stm#protocolOptions(String)}; e.g.
+         * TicToc's {@code history}). The value is given as text or as anything whose
+         * {@code toString} the protocol parses ({@code 4}, {@code false}). Checked at
+         * {@link #build()}: a name the protocol does not declare, or a value it rejects, throws
+         * {@link IllegalArgumentException} naming the option; the last value set wins.
+         */
+        public Builder option(String name, Object value) {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(value, () -> "value of option '" + name + "'");
+            options.put(name, String.valueOf(value));
+            return this;
         }
 
         /** The protocol by name; see {@link Stm#availableProtocols()}. Default {@code "occ"}. */
@@ -338,16 +494,7 @@ public final class Stm {
          * @throws IllegalArgumentException if the protocol name is unknown; the message lists the known ones
          */
         public Stm build() {
-            if (protocol.equals(DEFAULT_PROTOCOL.name())) {
-                return new Stm(this, DEFAULT_PROTOCOL);
-            }
-            TreeMap<String, Protocol> known = loadProtocols();
-            Protocol p = known.get(protocol);
-            if (p == null) {
-                throw new IllegalArgumentException("unknown protocol '" + protocol + "'; known protocols: "
-                        + String.join(", ", known.keySet()));
-            }
-            return new Stm(this, p);
+            return new Stm(this, find(protocol));
         }
     }
 }

@@ -38,6 +38,12 @@ public abstract class Txn {
     public abstract int attempt();
 
     /**
+     * @return the type the transaction was started with ({@link TxnType#UNTYPED} if none); a block
+     *         nested in a transaction of the same store runs as part of it, with the outer type
+     */
+    public abstract TxnType type();
+
+    /**
      * Rolls the transaction back and ends it without retrying: {@link Stm#atomic} throws
      * {@link TxnAbortedException} with cause {@link AbortCause#USER_ABORT}. Never returns.
      *

@@ -41,4 +41,32 @@ class BuilderTest {
         assertEquals("a", a.name());
         assertTrue(a.toString().contains("occ"));
     }
+
+    @Test
+    void theDefaultProtocolDeclaresWhatItGuarantees() {
+        Capabilities c = Stm.create().capabilities();
+        assertEquals(Capabilities.Isolation.SERIALIZABLE, c.isolation());
+        assertTrue(c.serializable());
+        assertTrue(c.features().isEmpty(), "OCC reads are not opaque; nothing else is offered: " + c);
+        assertEquals(c, Stm.protocolCapabilities("occ"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Stm.protocolCapabilities("nope"))
+                .getMessage().contains("'nope'"));
+    }
+
+    @Test
+    void protocolOptionsAreDeclaredCheckedAndNamed() {
+        assertEquals(java.util.List.of("heldLockSpins"), new java.util.ArrayList<>(Stm.protocolOptions("occ").keySet()));
+        assertTrue(Stm.protocolOptions("occ").get("heldLockSpins").startsWith("128: "), Stm.protocolOptions("occ")::toString);
+        Stm.builder().option("heldLockSpins", 16).build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Stm.builder().option("heldLockSpin", 16).build());
+        assertTrue(e.getMessage().contains("'heldLockSpin'") && e.getMessage().contains("heldLockSpins")
+                && e.getMessage().contains("'occ'"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Stm.builder().option("heldLockSpins", "many").build());
+        assertTrue(e.getMessage().contains("'heldLockSpins'") && e.getMessage().contains("many"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Stm.builder().option("heldLockSpins", 0).build());
+        assertTrue(e.getMessage().contains("'heldLockSpins'"), e.getMessage());
+        assertThrows(NullPointerException.class, () -> Stm.builder().option(null, 1));
+        assertThrows(NullPointerException.class, () -> Stm.builder().option("heldLockSpins", null));
+    }
 }

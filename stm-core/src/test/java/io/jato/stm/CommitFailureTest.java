@@ -1,6 +1,7 @@
 package io.jato.stm;
 
 import io.jato.stm.spi.Entry;
+import io.jato.stm.spi.Items;
 import io.jato.stm.spi.LongItem;
 import io.jato.stm.spi.TxItem;
 import io.jato.stm.spi.TxParticipant;
@@ -122,7 +123,7 @@ class CommitFailureTest {
         }));
         reader.start();
         assertTrue(read.await(10, TimeUnit.SECONDS));
-        long before = x.wordAcquire();
+        long before = Items.wordAcquire(x);
         IllegalStateException boom = new IllegalStateException("install bug");
         Failing p = new Failing(null, boom);
         assertSame(boom, commitWithFailingEntry(p, false));
@@ -131,7 +132,7 @@ class CommitFailureTest {
 
         assertEquals(1, p.installs.get());
         assertEquals(0, committed(x), "the built-in install of x was undone");
-        assertFalse(before == x.wordAcquire(), "x must carry a new version, not its old word");
+        assertFalse(before == Items.wordAcquire(x), "x must carry a new version, not its old word");
         assertEquals(2, attempts.get(), "the reader that overlapped the failed commit must retry");
         assertQuiescent(x, y);
         assertEquals(1, stm.statistics().aborts(AbortCause.INTERNAL_FAILURE));
@@ -154,11 +155,11 @@ class CommitFailureTest {
     void aThrowingCheckLeavesNothingInstalledAndIsAUserException() {
         IllegalArgumentException bad = new IllegalArgumentException("updater rejects the value");
         Failing p = new Failing(bad, null);
-        long before = x.wordAcquire();
+        long before = Items.wordAcquire(x);
         assertSame(bad, commitWithFailingEntry(p, false));
         assertEquals(0, p.installs.get());
         assertEquals(0, committed(x));
-        assertEquals(before, x.wordAcquire(), "nothing was installed: the old word is the right one");
+        assertEquals(before, Items.wordAcquire(x), "nothing was installed: the old word is the right one");
         assertQuiescent(x);
         assertEquals(1, stm.statistics().aborts(AbortCause.USER_EXCEPTION));
         assertCountsAddUp();

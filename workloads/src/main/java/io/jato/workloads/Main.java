@@ -37,6 +37,7 @@ public final class Main {
 
     private static final List<Option> RUN_OPTIONS = List.of(
             Option.valued("protocol", "NAME", "concurrency-control protocol (default occ; see 'jato protocols')"),
+            Option.valued("options", "NAME=VALUE,...", "the protocol's own options (see 'jato protocols --details')"),
             Option.valued("threads", "N", "worker threads (default 2)"),
             Option.valued("duration", "SECONDS", "measured run time (default 10)"),
             Option.valued("warmup", "SECONDS", "run time before measuring starts (default 2)"),
@@ -73,13 +74,22 @@ public final class Main {
         }
         if (name.equals("protocols")) {
             if (args.length == 2 && (args[1].equals("--help") || args[1].equals("-h"))) {
-                out.println("Usage: jato protocols\n\nLists the concurrency-control protocols a store can use (--protocol NAME).");
+                out.println("Usage: jato protocols [--details]\n\nLists the concurrency-control protocols a store can use"
+                        + " (--protocol NAME), one per line;\nwith --details also what each guarantees and its options"
+                        + " (--options NAME=VALUE,...).");
                 return EXIT_OK;
             }
-            if (args.length > 1) {
+            boolean details = args.length == 2 && args[1].equals("--details");
+            if (args.length > 1 && !details) {
                 return usageError(err, "jato protocols", "unexpected argument '" + args[1] + "'");
             }
-            Stm.availableProtocols().forEach(out::println);
+            for (String p : Stm.availableProtocols()) {
+                out.println(p);
+                if (details) {
+                    out.println("    " + Stm.protocolCapabilities(p));
+                    Stm.protocolOptions(p).forEach((k, v) -> out.println("    option " + k + " = " + v));
+                }
+            }
             return EXIT_OK;
         }
         for (WorkloadCommand c : COMMANDS) {
@@ -89,6 +99,26 @@ public final class Main {
         }
         return usageError(err, "jato", (name.startsWith("-") ? "expected a command before option '" + name + "'"
                 : "unknown command '" + name + "'") + "; commands: " + commandNames());
+    }
+
+    /** Builds the store; {@code options} is {@code NAME=VALUE,...} (may be empty). */
+    private static Stm store(String protocol, String options) throws UsageException {
+        Stm.Builder b = Stm.builder().protocol(protocol);
+        for (String pair : options.split(",")) {
+            if (pair.isBlank()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                throw new UsageException("--options takes NAME=VALUE pairs separated by commas, got '" + pair + "'");
+            }
+            b.option(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+        }
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
     }
 
     private static int runWorkload(WorkloadCommand command, String[] args, PrintStream out, PrintStream err) {
@@ -125,7 +155,7 @@ public final class Main {
             // Without concurrency control, loading must be single-threaded too.
             settings = new Runner.Settings(threads, seconds(warmup), seconds(duration),
                     noCc ? 1 : Math.max(1, Runtime.getRuntime().availableProcessors()), o.has("interrupt"));
-            stm = Stm.builder().protocol(protocol).build();
+            stm = store(protocol, o.has("options") ? o.string("options", "") : "");
             workload = command.create(o, stm, seed);
         } catch (UsageException e) {
             return usageError(err, who, e.getMessage());

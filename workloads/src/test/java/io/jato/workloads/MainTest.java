@@ -89,6 +89,9 @@ class MainTest {
             "ycsb --seed x                    | --seed must be an integer",
             "ycsb --json /nonexistent-dir/r.json | --json: directory '/nonexistent-dir' does not exist",
             "protocols extra                  | unexpected argument 'extra'",
+            "ycsb --options history=4         | protocol 'occ' has no option 'history'; its options: heldLockSpins",
+            "ycsb --protocol tictoc --options history=x | option 'history' of protocol 'tictoc' must be an integer",
+            "ycsb --options heldLockSpins     | --options takes NAME=VALUE pairs separated by commas, got 'heldLockSpins'",
     })
     void badCommandLinesGiveOneLineAndStatus2(String line, String expected) {
         Outcome o = run(line.trim().split("\\s+"));
@@ -100,6 +103,17 @@ class MainTest {
         assertTrue(lines.get(0).contains(expected.trim()), () -> "expected '" + expected.trim() + "' in: " + lines.get(0));
         assertTrue(lines.get(1).startsWith("Try 'jato"), lines.get(1));
         assertFalse(o.err().contains("Exception"), o.err());
+    }
+
+    @Test
+    void protocolDetailsShowCapabilitiesAndOptions() {
+        Outcome o = run("protocols", "--details");
+        assertEquals(Main.EXIT_OK, o.status(), o.err());
+        assertTrue(o.out().lines().anyMatch("occ"::equals), o.out());
+        assertTrue(o.out().contains("    Capabilities{SERIALIZABLE}"), o.out());
+        assertTrue(o.out().contains("    option heldLockSpins = 128: "), o.out());
+        assertTrue(o.out().contains("    option history = 0: "), o.out());
+        assertTrue(o.out().contains("Capabilities{SNAPSHOT_ISOLATION}"), o.out());
     }
 
     @Test

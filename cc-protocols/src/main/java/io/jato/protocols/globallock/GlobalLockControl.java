@@ -3,6 +3,7 @@ package io.jato.protocols.globallock;
 import io.jato.stm.AbortCause;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Entry;
+import io.jato.stm.spi.Items;
 import io.jato.stm.spi.LongItem;
 import io.jato.stm.spi.RefItem;
 import io.jato.stm.spi.TxItem;
@@ -39,25 +40,25 @@ public final class GlobalLockControl extends ConcurrencyControl {
     }
 
     @Override
-    public void finish(TxnContext txn, boolean committed) {
+    public void finish(TxnContext txn, boolean committed, AbortCause cause) {
         lock.unlock();
     }
 
     @Override
     public Object readRef(TxnContext txn, RefItem item, Entry e) {
-        e.setObserved(item.wordAcquire());
+        e.setObserved(Items.wordAcquire(item));
         return item.valueAcquire();
     }
 
     @Override
     public long readLong(TxnContext txn, LongItem item, Entry e) {
-        e.setObserved(item.wordAcquire());
+        e.setObserved(Items.wordAcquire(item));
         return item.valueAcquire();
     }
 
     @Override
     public void observe(TxnContext txn, TxItem item, Entry e) {
-        e.setObserved(item.wordAcquire());
+        e.setObserved(Items.wordAcquire(item));
     }
 
     @Override
@@ -67,7 +68,7 @@ public final class GlobalLockControl extends ConcurrencyControl {
 
     @Override
     public AbortCause lock(TxnContext txn, Entry e) {
-        if ((e.item().wordAcquire() & RETIRED) != 0) {
+        if ((Items.wordAcquire(e.item()) & RETIRED) != 0) {
             return AbortCause.DELETED;
         }
         return null;
@@ -89,7 +90,7 @@ public final class GlobalLockControl extends ConcurrencyControl {
         if (e.has(Entry.RETIRE)) {
             w |= RETIRED;
         }
-        e.item().setWordRelease(w);
+        Items.setWordRelease(e.item(), w);
     }
 
     @Override
@@ -100,7 +101,7 @@ public final class GlobalLockControl extends ConcurrencyControl {
     @Override
     public long lockNonTx(TxItem item) {
         lock.lock();
-        long w = item.wordAcquire();
+        long w = Items.wordAcquire(item);
         if ((w & RETIRED) != 0) {
             lock.unlock();
             return RETIRED_ITEM;
@@ -115,7 +116,7 @@ public final class GlobalLockControl extends ConcurrencyControl {
             if (retire) {
                 w |= RETIRED;
             }
-            item.setWordRelease(w);
+            Items.setWordRelease(item, w);
         } finally {
             lock.unlock();
         }
@@ -148,7 +149,7 @@ public final class GlobalLockControl extends ConcurrencyControl {
 
     @Override
     public boolean isRetired(TxItem item) {
-        return (item.wordAcquire() & RETIRED) != 0;
+        return (Items.wordAcquire(item) & RETIRED) != 0;
     }
 
     @Override

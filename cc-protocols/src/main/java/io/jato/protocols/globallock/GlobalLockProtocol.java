@@ -1,5 +1,6 @@
 package io.jato.protocols.globallock;
 
+import io.jato.stm.Capabilities;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Protocol;
 import io.jato.stm.spi.ProtocolContext;
@@ -16,6 +17,11 @@ public final class GlobalLockProtocol implements Protocol {
     @Override
     public String description() {
         return "one store-wide lock held for a whole transaction: trivially serializable, the test oracle";
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return Capabilities.of(Capabilities.Isolation.SERIALIZABLE, Capabilities.Feature.OPACITY);
     }
 
     @Override

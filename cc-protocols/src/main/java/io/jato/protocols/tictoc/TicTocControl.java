@@ -3,6 +3,7 @@ package io.jato.protocols.tictoc;
 import io.jato.stm.AbortCause;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Entry;
+import io.jato.stm.spi.Items;
 import io.jato.stm.spi.LockBitWords;
 import io.jato.stm.spi.LongItem;
 import io.jato.stm.spi.ProtocolContext;
@@ -101,6 +102,11 @@ public final class TicTocControl extends ConcurrencyControl {
         return name;
     }
 
+    /** @return the options this store was built with */
+    public TicTocOptions options() {
+        return new TicTocOptions(noWait, preemptiveAbort, historySize);
+    }
+
     /** @return the isolation level of this store */
     public Isolation isolation() {
         return isolation;
@@ -123,15 +129,20 @@ public final class TicTocControl extends ConcurrencyControl {
     @Override
     public Object readRef(TxnContext txn, RefItem item, Entry e) {
         for (int spins = 0;; ) {
-            long w = item.wordVolatile();
+            long w = Items.wordVolatile(item);
             if ((w & LOCKED) == 0) {
-                long r = item.word2Volatile();
+                long r = Items.word2Volatile(item);
                 Object v = item.valueAcquire();
-                if (item.wordVolatile() == w) {
+                if (Items.wordVolatile(item) == w) {
                     e.setObserved(wts(w));
                     e.setObserved2(r);
                     return v;
                 }
+            } else if (e.has(Entry.LOCKED)) {
+                // Our own lock: value and rts are stable while we hold it.
+                e.setObserved(wts(e.lockedWord()));
+                e.setObserved2(Items.word2Volatile(item));
+                return item.valueAcquire();
             }
             if (++spins > readSpins) {
                 throw txn.rollback(AbortCause.READ_BUSY);
@@ -143,15 +154,20 @@ public final class TicTocControl extends ConcurrencyControl {
     @Override
     public long readLong(TxnContext txn, LongItem item, Entry e) {
         for (int spins = 0;; ) {
-            long w = item.wordVolatile();
+            long w = Items.wordVolatile(item);
             if ((w & LOCKED) == 0) {
-                long r = item.word2Volatile();
+                long r = Items.word2Volatile(item);
                 long v = item.valueAcquire();
-                if (item.wordVolatile() == w) {
+                if (Items.wordVolatile(item) == w) {
                     e.setObserved(wts(w));
                     e.setObserved2(r);
                     return v;
                 }
+            } else if (e.has(Entry.LOCKED)) {
+                // Our own lock: value and rts are stable while we hold it.
+                e.setObserved(wts(e.lockedWord()));
+                e.setObserved2(Items.word2Volatile(item));
+                return item.valueAcquire();
             }
             if (++spins > readSpins) {
                 throw txn.rollback(AbortCause.READ_BUSY);
@@ -163,14 +179,18 @@ public final class TicTocControl extends ConcurrencyControl {
     @Override
     public void observe(TxnContext txn, TxItem item, Entry e) {
         for (int spins = 0;; ) {
-            long w = item.wordVolatile();
+            long w = Items.wordVolatile(item);
             if ((w & LOCKED) == 0) {
-                long r = item.word2Volatile();
-                if (item.wordVolatile() == w) {
+                long r = Items.word2Volatile(item);
+                if (Items.wordVolatile(item) == w) {
                     e.setObserved(wts(w));
                     e.setObserved2(r);
                     return;
                 }
+            } else if (e.has(Entry.LOCKED)) {
+                e.setObserved(wts(e.lockedWord()));
+                e.setObserved2(Items.word2Volatile(item));
+                return;
             }
             if (++spins > readSpins) {
                 throw txn.rollback(AbortCause.READ_BUSY);
@@ -184,7 +204,7 @@ public final class TicTocControl extends ConcurrencyControl {
         if (e.has(Entry.LOCKED)) {
             return wts(e.lockedWord()) == e.observed();
         }
-        long w = e.item().wordVolatile();
+        long w = Items.wordVolatile(e.item());
         return (w & LOCKED) == 0 && wts(w) == e.observed();
     }
 
@@ -204,18 +224,18 @@ public final class TicTocControl extends ConcurrencyControl {
         }
         TxItem item = e.item();
         for (int spins = 0;; ) {
-            long w = item.wordVolatile();
+            long w = Items.wordVolatile(item);
             if ((w & RETIRED) != 0) {
                 return AbortCause.DELETED;
             }
             if ((w & LOCKED) == 0) {
-                if (item.casWord(w, w | LOCKED)) {
+                if (Items.casWord(item, w, w | LOCKED)) {
                     e.setLockedWord(w);
                     e.addFlags(Entry.LOCKED);
-                    if (historySize > 0 && item.extAcquire() == null) {
+                    if (historySize > 0 && Items.extAcquire(item) == null) {
                         // The item's first commit needs a history ring. Allocate it now, while a
                         // failure still aborts cleanly, not in publish, which must not fail.
-                        item.setExtRelease(new long[1 + 2 * historySize]);
+                        Items.setExtRelease(item, new long[1 + 2 * historySize]);
                     }
                     return null;
                 }
@@ -246,7 +266,7 @@ public final class TicTocControl extends ConcurrencyControl {
             if (e.has(Entry.WRITE) || e.observed2() >= approx) {
                 continue;
             }
-            long w = e.item().wordVolatile();
+            long w = Items.wordVolatile(e.item());
             if ((w & LOCKED) != 0) {
                 return AbortCause.READ_LOCKED;
             }
@@ -263,7 +283,7 @@ public final class TicTocControl extends ConcurrencyControl {
         long writes = 0;
         for (int k = 0, n = txn.writeCount(); k < n; k++) {
             // Locked by us, so rts only grows by failed extensions; volatile: the Dekker pair.
-            writes = Math.max(writes, txn.writeAt(k).item().word2Volatile() + 1);
+            writes = Math.max(writes, Items.word2Volatile(txn.writeAt(k).item()) + 1);
         }
         // Reads of written items count too at snapshot isolation (there the write does not
         // supersede the read: the snapshot must contain the version read).
@@ -304,7 +324,7 @@ public final class TicTocControl extends ConcurrencyControl {
                 // caches the first read and would find the key absent. A value item retired since
                 // the read fails; retire() marks it before the unlink becomes visible. Structure
                 // items (a removed empty sorted-map leaf) are retired without any key changing.
-                return (e.item().wordVolatile() & RETIRED) != 0
+                return (Items.wordVolatile(e.item()) & RETIRED) != 0
                         && (e.item() instanceof RefItem || e.item() instanceof LongItem) ? AbortCause.DELETED : null;
             case SNAPSHOT:
                 return validateAt(e, ((TicTocTxnState) txn.ccState()).commitRts);
@@ -326,7 +346,7 @@ public final class TicTocControl extends ConcurrencyControl {
         if (r == TicTocWord.BUSY) {
             return AbortCause.READ_LOCKED;
         }
-        return (item.wordVolatile() & RETIRED) != 0 ? AbortCause.DELETED : AbortCause.READ_VALIDATION;
+        return (Items.wordVolatile(item) & RETIRED) != 0 ? AbortCause.DELETED : AbortCause.READ_VALIDATION;
     }
 
     @Override
@@ -340,7 +360,7 @@ public final class TicTocControl extends ConcurrencyControl {
         // transaction that finds the key absent after the unlink sees the bit when it validates
         // its read of the item, even before this commit publishes. We hold the lock: nobody else
         // writes the word, and every reader of a locked word waits or fails.
-        e.item().setWordVolatile(e.lockedWord() | LOCKED | RETIRED);
+        Items.setWordVolatile(e.item(), e.lockedWord() | LOCKED | RETIRED);
     }
 
     @Override
@@ -350,13 +370,13 @@ public final class TicTocControl extends ConcurrencyControl {
         if (historySize > 0 && !retire && !e.has(Entry.INSERT)) {
             remember(item, wts(e.lockedWord()), commitTimestamp);
         }
-        item.setWord2Release(commitTimestamp);
-        item.setWordRelease(TicTocWord.wordOf(commitTimestamp) | (retire ? RETIRED : 0L));
+        Items.setWord2Release(item, commitTimestamp);
+        Items.setWordRelease(item, TicTocWord.wordOf(commitTimestamp) | (retire ? RETIRED : 0L));
     }
 
     @Override
     public void unlock(TxnContext txn, Entry e) {
-        e.item().setWordRelease(e.lockedWord());
+        Items.setWordRelease(e.item(), e.lockedWord());
     }
 
     private void raiseFloor(long ts) {
@@ -379,7 +399,7 @@ public final class TicTocControl extends ConcurrencyControl {
      */
 
     private void remember(TxItem item, long oldWts, long newWts) {
-        long[] h = (long[]) item.extAcquire();
+        long[] h = (long[]) Items.extAcquire(item);
         if (h == null) {
             return; // not locked through lock() (no ring): nothing to remember it by
         }
@@ -396,8 +416,8 @@ public final class TicTocControl extends ConcurrencyControl {
             return false;
         }
         TxItem item = e.item();
-        long w1 = item.wordVolatile();
-        long[] h = (long[]) item.extAcquire();
+        long w1 = Items.wordVolatile(item);
+        long[] h = (long[]) Items.extAcquire(item);
         if ((w1 & LOCKED) != 0 || h == null) {
             return false;
         }
@@ -410,7 +430,7 @@ public final class TicTocControl extends ConcurrencyControl {
             }
         }
         VarHandle.acquireFence();
-        return valid && item.wordVolatile() == w1;
+        return valid && Items.wordVolatile(item) == w1;
     }
 
     // ------------------------------------------------------------------ non-transactional
@@ -418,15 +438,15 @@ public final class TicTocControl extends ConcurrencyControl {
     @Override
     public long lockNonTx(TxItem item) {
         for (int spins = 0;; spins++) {
-            long w = item.wordVolatile();
+            long w = Items.wordVolatile(item);
             if ((w & (RETIRED | LOCKED)) == RETIRED) {
                 // Retired and published; while its delete is still committing (locked), wait.
                 return RETIRED_ITEM;
             }
-            if ((w & LOCKED) == 0 && item.casWord(w, w | LOCKED)) {
+            if ((w & LOCKED) == 0 && Items.casWord(item, w, w | LOCKED)) {
                 // A structure operation may hand this item's range to other items: commits that
                 // write after it must be ordered after every reservation of this version.
-                raiseFloor(item.word2Volatile() + 1);
+                raiseFloor(Items.word2Volatile(item) + 1);
                 return w;
             }
             LockBitWords.pause(spins);
@@ -437,14 +457,14 @@ public final class TicTocControl extends ConcurrencyControl {
     public void unlockNonTx(TxItem item, long lockedWord, boolean changed, boolean retire) {
         long w = lockedWord;
         if (changed) {
-            long ts = Math.max(item.word2Volatile(), wts(lockedWord)) + 1;
-            item.setWord2Release(ts);
+            long ts = Math.max(Items.word2Volatile(item), wts(lockedWord)) + 1;
+            Items.setWord2Release(item, ts);
             w = TicTocWord.wordOf(ts);
         }
         if (retire) {
             w |= RETIRED;
         }
-        item.setWordRelease(w);
+        Items.setWordRelease(item, w);
     }
 
     @Override
@@ -461,18 +481,18 @@ public final class TicTocControl extends ConcurrencyControl {
 
     @Override
     public boolean isLocked(TxItem item) {
-        return TicTocWord.isLocked(item.wordAcquire());
+        return TicTocWord.isLocked(Items.wordAcquire(item));
     }
 
     @Override
     public boolean isRetired(TxItem item) {
-        return TicTocWord.isRetired(item.wordAcquire());
+        return TicTocWord.isRetired(Items.wordAcquire(item));
     }
 
     @Override
     public String checkQuiescent(TxItem item) {
-        long w = item.wordVolatile();
-        long r = item.word2Volatile();
+        long w = Items.wordVolatile(item);
+        long r = Items.word2Volatile(item);
         if (TicTocWord.isLocked(w)) {
             return "item still locked: " + TicTocWord.describe(w, r);
         }

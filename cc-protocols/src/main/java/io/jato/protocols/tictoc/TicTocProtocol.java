@@ -1,8 +1,12 @@
 package io.jato.protocols.tictoc;
 
+import io.jato.stm.Capabilities;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Protocol;
 import io.jato.stm.spi.ProtocolContext;
+import io.jato.stm.spi.ProtocolOption;
+
+import java.util.List;
 
 /**
  * Registers TicToc under {@value #NAME} (serializable); {@link Si} and {@link Rr} register the
@@ -37,8 +41,25 @@ public class TicTocProtocol implements Protocol {
     }
 
     @Override
+    public final Capabilities capabilities() {
+        switch (isolation) {
+            case SNAPSHOT:
+                return Capabilities.of(Capabilities.Isolation.SNAPSHOT_ISOLATION);
+            case REPEATABLE_READ:
+                return Capabilities.of(Capabilities.Isolation.REPEATABLE_READ);
+            default:
+                return Capabilities.of(Capabilities.Isolation.SERIALIZABLE);
+        }
+    }
+
+    @Override
+    public final List<ProtocolOption> options() {
+        return TicTocOptions.DECLARED;
+    }
+
+    @Override
     public final ConcurrencyControl create(ProtocolContext context) {
-        return new TicTocControl(name, context, isolation, TicTocOptions.fromSystemProperties());
+        return new TicTocControl(name, context, isolation, TicTocOptions.from(context));
     }
 
     /** TicToc at snapshot isolation: not serializable (write skew). */

@@ -1,5 +1,6 @@
 package io.jato.protocols.tictoc;
 
+import io.jato.stm.spi.Items;
 import io.jato.stm.spi.TxItem;
 
 /**
@@ -77,16 +78,16 @@ public final class TicTocWord {
      */
     public static int extendRts(TxItem item, long observedWts, long ts) {
         for (;;) {
-            long w = item.wordVolatile();
+            long w = Items.wordVolatile(item);
             if (wts(w) != observedWts) {
                 return CHANGED;
             }
             if ((w & LOCKED) != 0) {
                 return BUSY;
             }
-            long r = item.word2Volatile();
-            if (r >= ts || item.casWord2(r, ts)) {
-                long w2 = item.wordVolatile();
+            long r = Items.word2Volatile(item);
+            if (r >= ts || Items.casWord2(item, r, ts)) {
+                long w2 = Items.wordVolatile(item);
                 if (w2 == w) {
                     return VALID;
                 }

@@ -1,5 +1,6 @@
 package io.jato.protocols.suite;
 
+import io.jato.stm.spi.Items;
 import io.jato.protocols.suite.FaultTargets.Target;
 import io.jato.protocols.suite.Failures.Boom;
 import io.jato.protocols.suite.faulty.FaultyControl;
@@ -246,7 +247,7 @@ class FaultInjectionTest {
         String label = protocol + " " + type + ": " + kind + " " + when + " call " + k + " of " + hook;
         Env env = new Env(FaultyProtocol.store(protocol), type, label);
         FaultyControl control = FaultyProtocol.control(env.stm);
-        long word = env.participant.item().wordAcquire();
+        long word = Items.wordAcquire(env.participant.item());
         Throwable injected = kind.create(label);
         control.arm(hook, k, when, injected);
         if (abortFirst) {
@@ -287,11 +288,11 @@ class FaultInjectionTest {
         }
         assertState(env, expect);
         if (installing) {
-            assertNotEquals(word, env.participant.item().wordAcquire(),
+            assertNotEquals(word, Items.wordAcquire(env.participant.item()),
                     () -> label + ": every write of a commit that failed while installing gets a new version");
             assertTrue(control.unlockChangedCalls() > 0, () -> label + ": the driver must call unlockChanged");
         } else if (expect == Expect.OLD) {
-            assertEquals(word, env.participant.item().wordAcquire(),
+            assertEquals(word, Items.wordAcquire(env.participant.item()),
                     () -> label + ": a failure before the install phase restores the locked words");
             assertEquals(0, control.unlockChangedCalls(), label);
         }
@@ -405,7 +406,7 @@ class FaultInjectionTest {
     private static void checkFault(String protocol, String type, Kind kind) {
         String label = protocol + " " + type + ": " + kind + " from a participant's check";
         Env env = new Env(Protocols.store(protocol), type, label);
-        long word = env.participant.item().wordAcquire();
+        long word = Items.wordAcquire(env.participant.item());
         Throwable injected = kind.create(label);
         env.participant.arm(Phase.CHECK, injected);
         Throwable thrown = env.run();
@@ -414,7 +415,7 @@ class FaultInjectionTest {
         assertSame(injected, thrown, () -> label + ": got " + thrown);
         assertEquals(0, env.participant.installs(), label);
         assertState(env, Expect.OLD);
-        assertEquals(word, env.participant.item().wordAcquire(), () -> label + ": old word restored");
+        assertEquals(word, Items.wordAcquire(env.participant.item()), () -> label + ": old word restored");
         assertEquals(st.starts(), st.commits() + st.aborts(), () -> label + ": " + st);
         assertEquals(1, st.aborts(AbortCause.USER_EXCEPTION), () -> label + ": " + st);
         assertAfterwards(env);
@@ -425,7 +426,7 @@ class FaultInjectionTest {
         String label = protocol + " " + type + ": " + kind + " from a participant's install placed before op " + at
                 + " of " + ops;
         Env env = new Env(Protocols.store(protocol), type, label);
-        long word = env.participant.item().wordAcquire();
+        long word = Items.wordAcquire(env.participant.item());
         Throwable injected = kind.create(label);
         env.participant.arm(Phase.INSTALL, injected);
         Throwable thrown = env.run(at);
@@ -434,7 +435,7 @@ class FaultInjectionTest {
         assertSame(injected, thrown, () -> label + ": got " + thrown);
         assertEquals(1, env.participant.installs(), label);
         assertState(env, at == 0 ? Expect.OLD : at == ops ? Expect.UNDONE_BUILT_IN : Expect.PARTIAL);
-        assertNotEquals(word, env.participant.item().wordAcquire(), () -> label + ": new version after an install failure");
+        assertNotEquals(word, Items.wordAcquire(env.participant.item()), () -> label + ": new version after an install failure");
         assertEquals(st.starts(), st.commits() + st.aborts(), () -> label + ": " + st);
         assertEquals(1, st.aborts(AbortCause.INTERNAL_FAILURE), () -> label + ": " + st);
         assertAfterwards(env);
@@ -464,7 +465,7 @@ class FaultInjectionTest {
         for (Kind kind : Kind.values()) {
             String label = protocol + " " + type + ": " + kind + " from a cleanup after an aborted attempt";
             Env env = new Env(Protocols.store(protocol), type, label);
-            long word = env.participant.item().wordAcquire();
+            long word = Items.wordAcquire(env.participant.item());
             Throwable injected = kind.create(label);
             env.participant.arm(Phase.CLEANUP, injected);
             env.participant.conflictOnce();
@@ -474,7 +475,7 @@ class FaultInjectionTest {
             assertSame(injected, thrown, () -> label + ": got " + thrown);
             assertFalse(env.participant.cleanupCommitted(), label);
             assertState(env, Expect.OLD);
-            assertEquals(word, env.participant.item().wordAcquire(), label);
+            assertEquals(word, Items.wordAcquire(env.participant.item()), label);
             assertEquals(1, st.starts(), () -> label + ": " + st);
             assertEquals(1, st.aborts(), () -> label + ": " + st);
             assertEquals(1, st.aborts(AbortCause.READ_VALIDATION), () -> label + ": " + st);

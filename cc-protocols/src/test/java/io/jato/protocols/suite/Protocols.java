@@ -1,5 +1,6 @@
 package io.jato.protocols.suite;
 
+import io.jato.stm.Capabilities;
 import io.jato.stm.Stm;
 
 import java.util.List;
@@ -13,10 +14,10 @@ import java.util.stream.Stream;
  * starts with {@value #BROKEN_PREFIX}: those are deliberately incorrect protocols registered by the
  * test sources only to prove that the suites can fail ({@code BrokenProtocolDetectionTest}), those
  * whose name starts with {@value #FAULTY_PREFIX}: the fault-injecting wrapper registered by the
- * test sources for {@code FaultInjectionTest}, which wraps each of these protocols in turn, and
- * those running below serializability (names ending in {@value #SNAPSHOT_SUFFIX} or
- * {@value #REPEATABLE_READ_SUFFIX}): they allow anomalies by design and are tested on their own
- * ({@link #weaklyIsolated()}).
+ * test sources for {@code FaultInjectionTest}, which wraps each of these protocols in turn, other
+ * test-only protocols (prefix {@value #TEST_PREFIX}), and those whose declared
+ * {@link Capabilities} are below serializability: they allow anomalies by design and are tested on
+ * their own ({@link #weaklyIsolated()}) at the level they declare.
  */
 public final class Protocols {
     /** Name prefix of the deliberately broken protocols, excluded from {@link #all()}. */
@@ -24,10 +25,8 @@ public final class Protocols {
     /** Name prefix of the fault-injecting test protocol, excluded from {@link #all()}. */
     public static final String FAULTY_PREFIX = "test-faulty";
 
-    /** Name suffix of protocols at snapshot isolation, excluded from {@link #all()}. */
-    public static final String SNAPSHOT_SUFFIX = "-si";
-    /** Name suffix of protocols at repeatable read, excluded from {@link #all()}. */
-    public static final String REPEATABLE_READ_SUFFIX = "-rr";
+    /** Name prefix of every protocol registered by test sources only, excluded from {@link #all()}. */
+    public static final String TEST_PREFIX = "test-";
 
     /** The system property (set by surefire from the parent pom) that scales stress iterations. */
     public static final String SCALE_PROPERTY = "jato.stress.scale";
@@ -60,11 +59,12 @@ public final class Protocols {
 
     /** @return true for the protocols the test sources register to test the suites and the core */
     private static boolean isTestOnly(String name) {
-        return name.startsWith(BROKEN_PREFIX) || name.startsWith(FAULTY_PREFIX);
+        return name.startsWith(TEST_PREFIX);
     }
 
+    /** @return true if the protocol declares an isolation level below serializability */
     private static boolean isWeaklyIsolated(String name) {
-        return name.endsWith(SNAPSHOT_SUFFIX) || name.endsWith(REPEATABLE_READ_SUFFIX);
+        return !Stm.protocolCapabilities(name).serializable();
     }
 
     /** @return a fresh store running {@code protocol}, named after it */

@@ -146,18 +146,23 @@ class StoreContractTest {
         Stm b = Protocols.store(protocol, "B");
         TxLong xa = new TxLong(a, 0);
         TxLong xb = new TxLong(b, 0);
-        // Transactions of different stores do not nest into one another: the inner one commits on
-        // its own, even though the outer one aborts.
-        assertThrows(TxnAbortedException.class, () -> a.run(ta -> {
+        // Transactions of different stores are not joined: one started inside another's is refused
+        // before its body runs (it used to commit on its own, once per attempt of the outer one).
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> a.run(ta -> {
             xa.set(ta, 1);
             assertFalse(b.inTransaction());
             b.run(tb -> xb.set(tb, 1));
-            throw ta.abort();
         }));
+        assertTrue(refused.getMessage().contains("store 'B'"), refused.getMessage());
         assertEquals(0L, xa.single().get());
-        assertEquals(1L, xb.single().get());
+        assertEquals(0L, xb.single().get());
         assertEquals(0, a.statistics().commits());
-        assertEquals(1, b.statistics().commits());
+        assertEquals(0, b.statistics().starts());
+        // One after the other, each commits on its own.
+        a.run(ta -> xa.set(ta, 2));
+        b.run(tb -> xb.set(tb, 3));
+        assertEquals(2L, xa.single().get());
+        assertEquals(3L, xb.single().get());
         Quiescence.assertQuiescent(xa, xb);
     }
 }

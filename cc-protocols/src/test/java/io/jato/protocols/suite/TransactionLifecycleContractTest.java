@@ -123,8 +123,14 @@ class TransactionLifecycleContractTest {
             assertInstanceOf(IllegalStateException.class, t);
             assertTrue(t.getMessage().contains("store-A") && t.getMessage().contains("store-B"), t.getMessage());
         }
-        // Used inside a transaction of its own store nested in the other store's: fine, and independent.
-        a.run(txa -> b.run(txb -> s.write(txa)));
+        // A transaction of its own store inside the other store's is refused (stores' transactions
+        // are not joined); on its own it works.
+        Throwable nested = thrownBy(() -> a.run(txa -> b.run(txb -> s.write(txa))));
+        assertInstanceOf(IllegalStateException.class, nested);
+        assertTrue(nested.getMessage().contains("store 'store-A'") && nested.getMessage().contains("store 'store-B'"),
+                nested.getMessage());
+        assertTrue(s.pristine());
+        a.run(s::write);
         assertFalse(s.pristine());
         assertEquals(1, a.statistics().commits());
         assertEquals(3, b.statistics().aborts(AbortCause.USER_EXCEPTION));

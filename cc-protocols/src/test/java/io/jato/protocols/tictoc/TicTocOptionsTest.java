@@ -6,6 +6,7 @@ import io.jato.stm.AbortCause;
 import io.jato.stm.Stm;
 import io.jato.stm.StmStatistics;
 import io.jato.stm.spi.Entry;
+import io.jato.stm.spi.Items;
 import io.jato.stm.spi.TxItem;
 import io.jato.stm.spi.TxParticipant;
 import io.jato.stm.spi.TxnContext;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,39 +24,52 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * TicToc's switches (system properties read when a store is created): the defaults, the timestamp
- * history on the schedule of seed 001 Figure 3, and a bank run with every switch flipped.
+ * TicToc's switches (per-store builder options): the defaults, how a bad name or value fails, the
+ * timestamp history on the schedule of seed 001 Figure 3, and a bank run with every switch flipped.
  */
 @Timeout(120)
 class TicTocOptionsTest {
 
-    /** Builds a TicToc store with the given properties set only while it is created. */
-    private static Stm store(String... propertiesAndValues) {
-        for (int i = 0; i < propertiesAndValues.length; i += 2) {
-            System.setProperty(propertiesAndValues[i], propertiesAndValues[i + 1]);
+    /** Builds a TicToc store with the given options. */
+    private static Stm store(String... namesAndValues) {
+        Stm.Builder b = Stm.builder().protocol(TicTocProtocol.NAME);
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            b.option(namesAndValues[i], namesAndValues[i + 1]);
         }
-        try {
-            return Stm.builder().protocol(TicTocProtocol.NAME).build();
-        } finally {
-            for (int i = 0; i < propertiesAndValues.length; i += 2) {
-                System.clearProperty(propertiesAndValues[i]);
-            }
-        }
+        return b.build();
     }
 
     @Test
     void defaultsFollowThePaper() {
-        TicTocOptions o = TicTocOptions.fromSystemProperties();
-        assertEquals(new TicTocOptions(true, true, 0), o);
+        Map<String, String> declared = Stm.protocolOptions(TicTocProtocol.NAME);
+        assertEquals(List.of(TicTocOptions.NO_WAIT, TicTocOptions.PREEMPTIVE_ABORT, TicTocOptions.HISTORY),
+                new ArrayList<>(declared.keySet()));
+        assertTrue(declared.get(TicTocOptions.NO_WAIT).startsWith("true:"), declared.toString());
+        assertTrue(declared.get(TicTocOptions.PREEMPTIVE_ABORT).startsWith("true:"), declared.toString());
+        assertTrue(declared.get(TicTocOptions.HISTORY).startsWith("0:"), declared.toString());
+        TicTocControl cc = (TicTocControl) store().concurrencyControl();
+        assertEquals(new TicTocOptions(true, true, 0), cc.options());
+        cc = (TicTocControl) store(TicTocOptions.HISTORY, "4", TicTocOptions.NO_WAIT, "false").concurrencyControl();
+        assertEquals(new TicTocOptions(false, true, 4), cc.options());
     }
 
     @Test
-    void invalidSwitchesFailTheStoreNamingTheProperty() {
+    void invalidOptionsFailTheStoreNamingTheOption() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> store(TicTocOptions.NO_WAIT, "yes"));
-        assertTrue(e.getMessage().contains(TicTocOptions.NO_WAIT), e.getMessage());
+        assertTrue(e.getMessage().contains("'" + TicTocOptions.NO_WAIT + "'") && e.getMessage().contains("yes"),
+                e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> store(TicTocOptions.HISTORY, "-1"));
-        assertTrue(e.getMessage().contains(TicTocOptions.HISTORY), e.getMessage());
+        assertTrue(e.getMessage().contains("'" + TicTocOptions.HISTORY + "'"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> store(TicTocOptions.HISTORY, "65"));
+        assertTrue(e.getMessage().contains("[0, 64]"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> store("histroy", "4"));
+        assertTrue(e.getMessage().contains("'histroy'") && e.getMessage().contains(TicTocOptions.HISTORY),
+                "names the unknown option and lists the real ones: " + e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> Stm.builder().option(TicTocOptions.HISTORY, 4).build());
+        assertTrue(e.getMessage().contains("'occ'") && e.getMessage().contains("heldLockSpins"),
+                "an option of another protocol is refused: " + e.getMessage());
     }
 
     /**
@@ -114,7 +129,7 @@ class TicTocOptionsTest {
         TxParticipant p = new TxParticipant() {
             @Override
             public boolean check(TxnContext txn, Entry e) {
-                seenAtCheck[0] = e.item().extAcquire();
+                seenAtCheck[0] = Items.extAcquire(e.item());
                 return true;
             }
 

@@ -3,6 +3,7 @@ package io.jato.stm.internal;
 import io.jato.stm.Stm;
 import io.jato.stm.TxnFunction;
 import io.jato.stm.TxnRunnable;
+import io.jato.stm.TxnType;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.ProtocolContext;
 import io.jato.stm.spi.TxnContext;
@@ -52,10 +53,17 @@ public abstract class StoreAccess {
                                           boolean statistics, long[] settings);
 
     /** Runs a body (exactly one of {@code fn} and {@code body} non-null) with retries, or joins the running transaction. */
-    public abstract <T> T execute(TxnContext c, TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly);
+    public abstract <T> T execute(TxnContext c, TxnType type, TxnFunction<T> fn, TxnRunnable body,
+                                  boolean declaredReadOnly);
+
+    /** Adds {@code c}'s per-type counters into {@code acc[type id]} (rows created as needed). */
+    public abstract void addTypeStatisticsTo(TxnContext c, long[][] acc);
 
     /** @return true from the start of an attempt of {@code c} to its end */
     public abstract boolean isInside(TxnContext c);
+
+    /** Drops {@code c}, whose thread died: its protocol state leaves the store's registry. */
+    public abstract void retire(TxnContext c);
 
     /** @return the thread that owns {@code c} */
     public abstract Thread owner(TxnContext c);

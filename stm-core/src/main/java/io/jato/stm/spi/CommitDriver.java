@@ -8,8 +8,10 @@ import io.jato.stm.internal.Tunables;
  * The commit driver: the same phases for every protocol (see ConcurrencyControl). Lock the write
  * set in first-write order with the protocol's own waiting policy (no sort: a lock that cannot be
  * had is treated as a possible deadlock and the attempt aborts), take the commit timestamp,
- * validate the read set, run the participants' checks, install every value, then publish every
- * version. Each phase walks its own list of the access set (writes, reads, checks), not the whole
+ * validate the read set, run the participants' checks, let the protocol prepare (its last word,
+ * once per commit, read-only and write-only ones included), pass the point of no return (a CAS
+ * that a remote abort can win, only for protocols that declare REMOTE_ABORT), install every
+ * value, then publish every version. Each phase walks its own list of the access set (writes, reads, checks), not the whole
  * set. The protocol is a final class per store, so each hook call is monomorphic while one
  * protocol is in use; simple cells are installed by a switch on the entry kind, not a virtual call.
  *
@@ -28,14 +30,17 @@ final class CommitDriver extends ThreadPadding {
     private static final int PHASE_LOCK = 0;
     private static final int PHASE_VALIDATE = 1;
     private static final int PHASE_CHECK = 2;
-    private static final int PHASE_INSTALL = 3;
-    private static final int PHASE_PUBLISH = 4;
+    private static final int PHASE_PREPARE = 3;
+    private static final int PHASE_INSTALL = 4;
+    private static final int PHASE_PUBLISH = 5;
 
     private final TxnContext txn;
     private final ConcurrencyControl cc;
     private final AccessSet set;
     private final ProtocolContext protocolContext;
     private final TxnCounters counters;
+    /** The protocol declared REMOTE_ABORT: poll before locking, and pass the point of no return by CAS. */
+    private final boolean remoteAborts;
     private int commitCount;
 
     CommitDriver(TxnContext txn, ConcurrencyControl cc, AccessSet set, ProtocolContext protocolContext,
@@ -45,6 +50,7 @@ final class CommitDriver extends ThreadPadding {
         this.set = set;
         this.protocolContext = protocolContext;
         this.counters = counters;
+        this.remoteAborts = txn.remoteAborts;
     }
 
     /** Commits the current attempt; returns null on success or the cause after rolling back. */
@@ -58,6 +64,10 @@ final class CommitDriver extends ThreadPadding {
         int phase = PHASE_LOCK;
         int done = 0;
         long ts = 0;
+        if (remoteAborts && txn.abortRequested()) {
+            endAttempt(AbortCause.REMOTE_ABORT, null);
+            return AbortCause.REMOTE_ABORT;
+        }
         try {
             for (int k = 0; k < writes; k++) {
                 Entry e = set.writeAt(k);
@@ -88,6 +98,13 @@ final class CommitDriver extends ThreadPadding {
                     }
                 }
             }
+            if (cause == null) {
+                phase = PHASE_PREPARE;
+                cause = cc.prepare(txn, ts);
+            }
+            if (cause == null && remoteAborts && !txn.passCommitPoint()) {
+                cause = AbortCause.REMOTE_ABORT;
+            }
             if (cause == null && writes != 0) {
                 phase = PHASE_INSTALL;
                 for (int k = 0; k < writes; k++) {
@@ -113,7 +130,7 @@ final class CommitDriver extends ThreadPadding {
             protocolContext.tickEpoch(System.nanoTime());
         }
         // Committed: a participant's cleanup that throws must still leave the context reusable.
-        finishAndClear(true, null);
+        finishAndClear(null, null);
         return null;
     }
 
@@ -194,7 +211,7 @@ final class CommitDriver extends ThreadPadding {
             addSuppressed(primary, bug);
             bug = primary;
         }
-        finishAndClear(false, bug);
+        finishAndClear(cause, bug);
     }
 
     /**
@@ -228,11 +245,12 @@ final class CommitDriver extends ThreadPadding {
      * Calls the protocol's finish and every participant cleanup (each in its own try), then clears
      * the context whatever happened; rethrows the first failure ({@code pending} first) at the end.
      */
-    private void finishAndClear(boolean committed, Throwable pending) {
+    private void finishAndClear(AbortCause cause, Throwable pending) {
         Throwable failure = pending;
+        boolean committed = cause == null;
         try {
             try {
-                cc.finish(txn, committed);
+                cc.finish(txn, committed, cause);
             } catch (Throwable t) {
                 failure = failure == null ? t : addSuppressed(failure, t);
             }

@@ -14,9 +14,14 @@ import io.jato.stm.AbortCause;
  *   <li><b>timestamp</b> — {@link #commitTimestamp}, once, after every write item is locked;</li>
  *   <li><b>validate</b> — {@link #validate} for each {@link Entry#READ} entry, then the participant's
  *       check for each {@link Entry#CHECK} entry;</li>
+ *   <li><b>prepare</b> — {@link #prepare}, once, for every commit (read-only and write-only ones
+ *       too): the protocol's last chance to abort; then, for protocols that declare
+ *       {@link io.jato.stm.Capabilities.Feature#REMOTE_ABORT}, the point of no return, which a
+ *       remote abort ({@link TxnContext#requestAbort}) may win;</li>
  *   <li><b>install</b> — {@link #install} for every write entry, then {@link #publish} for every
  *       write entry: no new version becomes visible before every value is in place;</li>
- *   <li><b>finish</b> — {@link #finish}; on abort, {@link #unlock} for each locked entry first.</li>
+ *   <li><b>finish</b> — {@link #finish} with the outcome; on abort, {@link #unlock} for each locked
+ *       entry first.</li>
  * </ol>
  * A {@code Throwable} from any hook, a participant or an updater before the first install is
  * handled like an abort (locks restored with {@link #unlock}); from the first install on, the
@@ -30,6 +35,13 @@ import io.jato.stm.AbortCause;
  * {@link #readRef}, {@link #readLong} and {@link #observe} record what a transaction saw into its
  * entry (setting {@link Entry#READ} and the observation fields). A read that cannot proceed calls
  * {@link TxnContext#rollback(AbortCause)}, which unwinds user code with a preallocated signal.
+ *
+ * <p><b>Reads of an item the transaction itself holds locked.</b> A read hook may be called for an
+ * entry that is {@link Entry#LOCKED} by this very transaction: a protocol that locks at write time
+ * (2PL, SwissTM's eager write locks) and a getter after a setter, a first read after a commit-time
+ * add, or any read while the transaction commits. The hook must then return the item's current
+ * committed value at once and record an observation that validates as long as the lock is held
+ * (OCC and TicToc use {@link Entry#lockedWord()}); it must never wait for its own lock.
  *
  * <p>Data types that keep values in their own fields (records with field groups) read in place:
  * {@link #observe}, then plain loads of the fields, then an acquire fence and {@link #isCurrent}
@@ -52,6 +64,14 @@ public abstract class ConcurrencyControl {
     /** Creates the protocol's per-transaction state, once per {@link TxnContext}; may be null. */
     public Object newTxnState(TxnContext txn) {
         return null;
+    }
+
+    /**
+     * A context's thread died and the store dropped its context: {@code state} (from
+     * {@link #newTxnState}) has left {@link ProtocolContext#txnStates()} and will not be used again.
+     * Protocols that index states elsewhere drop it here. Called by whichever thread noticed.
+     */
+    public void retireTxnState(Object state) {
     }
 
     /** Called when a transaction attempt starts (e.g. to take a snapshot timestamp). */
@@ -94,8 +114,26 @@ public abstract class ConcurrencyControl {
      */
     public abstract long commitTimestamp(TxnContext txn, boolean readOnly);
 
-    /** Commit phase 2: checks that what {@code e} observed still holds at {@code commitTimestamp}. */
+    /**
+     * Commit phase 2: checks that what {@code e} observed still holds at {@code commitTimestamp}.
+     * Called only for read entries; a check that must run for every commit belongs in {@link #prepare}.
+     */
     public abstract AbortCause validate(TxnContext txn, Entry e, long commitTimestamp);
+
+    /**
+     * The protocol's last step before the point of no return, called once per commit after every
+     * read validated and every participant check passed — for read-only and write-only
+     * transactions too (a timestamp-range protocol fixes its commit timestamp here and aborts if
+     * its range became empty; a protocol with soft locks or a commit-time registration does that
+     * here). The write set is {@link TxnContext#writeCount()}/{@link TxnContext#writeAt(int)}, the
+     * read set {@link TxnContext#readCount()}/{@link TxnContext#readAt(int)}. Default: nothing.
+     *
+     * @return null to commit, or the cause that aborts the attempt (locks are then released with
+     *         {@link #unlock}, nothing having been installed)
+     */
+    public AbortCause prepare(TxnContext txn, long commitTimestamp) {
+        return null;
+    }
 
     /**
      * Commit phase 3a: writes the entry's pending value. The default installs in place (the kind
@@ -164,8 +202,16 @@ public abstract class ConcurrencyControl {
         publish(txn, e, commitTimestamp);
     }
 
-    /** Called last, after a commit or after the abort path released every lock. */
-    public void finish(TxnContext txn, boolean committed) {
+    /**
+     * Called last, after a commit or after the abort path released every lock.
+     *
+     * @param committed true if the attempt committed
+     * @param cause     null if it committed, else why it ended: a conflict (retried), a remote
+     *                  abort, {@link AbortCause#USER_ABORT}, {@link AbortCause#USER_EXCEPTION} or
+     *                  {@link AbortCause#INTERNAL_FAILURE} (a contention manager weighs them: seed
+     *                  000 counts only conflict aborts toward a transaction's priority)
+     */
+    public void finish(TxnContext txn, boolean committed, AbortCause cause) {
     }
 
     // ---- non-transactional single operations (loading, set-up) ----

@@ -37,6 +37,23 @@ public final class Entry extends ThreadPadding {
      * saved in the entry: if the commit fails later in its install phase, that value is put back.
      */
     public static final int UNDO = 1 << 7;
+    /**
+     * The write is commit-time operations only — a counter's adds, a record's updaters — applied at
+     * commit to whatever value is then current; no value was written blindly. Set by the data type
+     * (counters: {@link TxnContext#addLong}; others: {@link TxnContext#markUpdate}), cleared when a
+     * blind write or a read of the pending value replaces the operations. A protocol may take the
+     * operations without a read dependency (an MVCC delta version, a shared update lock); they are
+     * listed by the participant's {@link TxParticipant#operationCount}/{@link TxParticipant#operation}
+     * until its check phase applies them ({@link #KIND_ADD_LONG}: the one operation is the sum of
+     * the adds, {@link #pendingLong()}). {@link #READ} is independent: set if the transaction also
+     * read the item.
+     */
+    public static final int UPDATE = 1 << 8;
+    /**
+     * With {@link #UPDATE}: every operation is declared commutative ({@code @Commutative}, counter
+     * adds), so concurrent transactions' operations on the item give the same result in any order.
+     */
+    public static final int COMMUTATIVE = 1 << 9;
     /** First flag bit reserved for the protocol. */
     public static final int PROTOCOL_FLAG_0 = 1 << 16;
     /** Second flag bit reserved for the protocol. */
@@ -182,14 +199,14 @@ public final class Entry extends ThreadPadding {
     void writeRef(Object value) {
         pendingRef = value;
         kind = KIND_REF;
-        flags |= WRITE;
+        flags = (flags | WRITE) & ~(UPDATE | COMMUTATIVE);
     }
 
     /** Marks the entry a write of {@code value} with install kind {@link #KIND_LONG}. */
     void writeLong(long value) {
         pendingLong = value;
         kind = KIND_LONG;
-        flags |= WRITE;
+        flags = (flags | WRITE) & ~(UPDATE | COMMUTATIVE);
     }
 
     /** Adds {@code delta} to a commit-time add, or to the pending value of an absolute write. */
@@ -199,7 +216,7 @@ public final class Entry extends ThreadPadding {
         } else {
             pendingLong = delta;
             kind = KIND_ADD_LONG;
-            flags |= WRITE;
+            flags |= WRITE | UPDATE | COMMUTATIVE;
         }
     }
 
@@ -209,7 +226,7 @@ public final class Entry extends ThreadPadding {
         this.key = key;
         pendingRef = value;
         kind = KIND_CUSTOM;
-        flags |= WRITE;
+        flags = (flags | WRITE) & ~(UPDATE | COMMUTATIVE);
     }
 
     /** Marks the entry a version-only write (a structure or absence version bump). */

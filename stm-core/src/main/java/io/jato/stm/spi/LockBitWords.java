@@ -20,10 +20,10 @@ public final class LockBitWords {
     /** Reads {@code item}'s committed value: word, value, word again, retried while locked or changed. */
     public static Object loadRef(RefItem item) {
         for (int spins = 0;; spins++) {
-            long w = item.wordAcquire();
+            long w = Items.wordAcquire(item);
             if ((w & LOCK_BIT) == 0) {
                 Object v = item.valueAcquire();
-                if (item.wordAcquire() == w) {
+                if (Items.wordAcquire(item) == w) {
                     return v;
                 }
             }
@@ -34,10 +34,10 @@ public final class LockBitWords {
     /** The {@code long} form of {@link #loadRef}. */
     public static long loadLong(LongItem item) {
         for (int spins = 0;; spins++) {
-            long w = item.wordAcquire();
+            long w = Items.wordAcquire(item);
             if ((w & LOCK_BIT) == 0) {
                 long v = item.valueAcquire();
-                if (item.wordAcquire() == w) {
+                if (Items.wordAcquire(item) == w) {
                     return v;
                 }
             }

@@ -1,5 +1,9 @@
 package io.jato.stm.spi;
 
+import io.jato.stm.Capabilities;
+
+import java.util.List;
+
 /**
  * A concurrency-control protocol, discovered with {@link java.util.ServiceLoader} and selected by
  * {@link #name()} when a store is built. Implementations must be stateless factories: every store
@@ -17,6 +21,26 @@ public interface Protocol {
     /** @return one line saying what the protocol is and which paper it follows */
     String description();
 
-    /** Creates the per-store protocol instance. */
+    /**
+     * What the protocol guarantees (its isolation level) and offers (opacity, snapshot reads, eager
+     * locking, remote aborts). The proof suites test a protocol against this declaration, and the
+     * commit driver reads {@link Capabilities.Feature#REMOTE_ABORT} from it.
+     */
+    Capabilities capabilities();
+
+    /**
+     * The per-store options this protocol accepts through {@code Stm.Builder.option}; the builder
+     * rejects other names. Values reach {@link #create} through {@link ProtocolContext#option}.
+     * Default: none.
+     */
+    default List<ProtocolOption> options() {
+        return List.of();
+    }
+
+    /**
+     * Creates the per-store protocol instance.
+     *
+     * @throws IllegalArgumentException if an option's value is invalid; the message names the option
+     */
     ConcurrencyControl create(ProtocolContext context);
 }

@@ -1,25 +1,90 @@
 package io.jato.stm.spi;
 
+import io.jato.stm.Capabilities;
 import io.jato.stm.internal.Epoch;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
 /**
- * Store-wide services a protocol may use: the store's epoch clock and its configured spin bounds.
- * One instance per store, immutable apart from the epoch.
+ * Store-wide services a protocol may use: the store's epoch clock, its configured spin bounds, the
+ * protocol's options as the builder gave them, and the registry of live per-transaction protocol
+ * states. One instance per store; immutable apart from the epoch and the registry.
  */
 public final class ProtocolContext {
     private final Epoch epoch;
     private final int lockSpinLimit;
     private final int readSpinLimit;
+    private final String protocolName;
+    private final Capabilities capabilities;
+    /** Every option the protocol declares, with the builder's value or the declared default. */
+    private final Map<String, String> options;
+    /** The store's registry of live transaction states, shared with child contexts. */
+    private final Registry registry;
 
-    private ProtocolContext(Epoch epoch, int lockSpinLimit, int readSpinLimit) {
+    /**
+     * The protocol states of every transaction context of the store whose thread is alive, as an
+     * immutable list replaced (copy-on-write, under the registry's monitor) when a context is
+     * created or its thread is found dead. Volatile: a reader sees a complete list, never one
+     * being built.
+     */
+    private static final class Registry {
+        volatile List<Object> states = List.of();
+    }
+
+    private ProtocolContext(Epoch epoch, int lockSpinLimit, int readSpinLimit, String protocolName,
+                            Capabilities capabilities, Map<String, String> options, Registry registry) {
         this.epoch = epoch;
         this.lockSpinLimit = lockSpinLimit;
         this.readSpinLimit = readSpinLimit;
+        this.protocolName = protocolName;
+        this.capabilities = capabilities;
+        this.options = options;
+        this.registry = registry;
     }
 
-    /** Creates a store's context; called by the store. Protocol authors receive it in {@link Protocol#create}. */
-    public static ProtocolContext create(long epochPeriodNanos, int lockSpinLimit, int readSpinLimit) {
-        return new ProtocolContext(new Epoch(epochPeriodNanos), lockSpinLimit, readSpinLimit);
+    /**
+     * Creates a store's context; called by the store. Protocol authors receive it in {@link Protocol#create}.
+     *
+     * @param options every option the protocol declares, mapped to its value (given or default)
+     */
+    public static ProtocolContext create(long epochPeriodNanos, int lockSpinLimit, int readSpinLimit,
+                                         String protocolName, Capabilities capabilities, Map<String, String> options) {
+        return new ProtocolContext(new Epoch(epochPeriodNanos), lockSpinLimit, readSpinLimit,
+                Objects.requireNonNull(protocolName, "protocolName"), Objects.requireNonNull(capabilities, "capabilities"),
+                Map.copyOf(options), new Registry());
+    }
+
+    /**
+     * A context for a protocol that this store's protocol runs inside itself (a wrapper, or a
+     * composite such as a tree of protocols): the same epoch clock, spin bounds and registry of
+     * live transaction states, with the child's own name, capabilities and options, each at its
+     * declared default.
+     */
+    public ProtocolContext child(Protocol protocol) {
+        return new ProtocolContext(epoch, lockSpinLimit, readSpinLimit, protocol.name(), protocol.capabilities(),
+                defaults(protocol), registry);
+    }
+
+    private static Map<String, String> defaults(Protocol protocol) {
+        Map<String, String> values = new java.util.LinkedHashMap<>();
+        for (ProtocolOption o : protocol.options()) {
+            values.put(o.name(), o.defaultValue());
+        }
+        return values;
+    }
+
+    /**
+     * A context for {@code protocol} with every option at its declared default: for harnesses that
+     * create a protocol instance without a store (jcstress tests, a protocol's own unit tests).
+     */
+    public static ProtocolContext withDefaults(Protocol protocol, long epochPeriodNanos, int lockSpinLimit,
+                                               int readSpinLimit) {
+        return create(epochPeriodNanos, lockSpinLimit, readSpinLimit, protocol.name(), protocol.capabilities(),
+                defaults(protocol));
     }
 
     /** Advances the epoch if its period elapsed; called by committing threads every few thousand commits. */
@@ -45,5 +110,109 @@ public final class ProtocolContext {
     /** @return how many times an execution-time read waits for a locked item before aborting */
     public int readSpinLimit() {
         return readSpinLimit;
+    }
+
+    /** @return the capabilities the store's protocol declared */
+    public Capabilities capabilities() {
+        return capabilities;
+    }
+
+    // ------------------------------------------------------------------ options
+
+    /**
+     * @return the value of one of the protocol's declared options: the builder's, else the default
+     * @throws IllegalArgumentException if the protocol declares no option of that name
+     */
+    public String option(String name) {
+        String v = options.get(name);
+        if (v == null) {
+            throw new IllegalArgumentException("protocol '" + protocolName + "' declares no option '" + name + "'");
+        }
+        return v;
+    }
+
+    /**
+     * @return the option as an {@code int} in {@code [min, max]}
+     * @throws IllegalArgumentException naming the option if its value is not such an integer
+     */
+    public int intOption(String name, int min, int max) {
+        String raw = option(name).trim();
+        int v;
+        try {
+            v = Integer.parseInt(raw);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(describe(name) + " must be an integer in [" + min + ", " + max
+                    + "], was '" + raw + "'", e);
+        }
+        if (v < min || v > max) {
+            throw new IllegalArgumentException(describe(name) + " must be in [" + min + ", " + max + "], was " + v);
+        }
+        return v;
+    }
+
+    /**
+     * @return the option as a {@code boolean}
+     * @throws IllegalArgumentException naming the option if its value is neither {@code true} nor {@code false}
+     */
+    public boolean booleanOption(String name) {
+        String raw = option(name).trim();
+        switch (raw) {
+            case "true":
+                return true;
+            case "false":
+                return false;
+            default:
+                throw new IllegalArgumentException(describe(name) + " must be true or false, was '" + raw + "'");
+        }
+    }
+
+    private String describe(String option) {
+        return "option '" + option + "' of protocol '" + protocolName + "'";
+    }
+
+    // ------------------------------------------------------------------ live transaction states
+
+    /**
+     * The protocol states ({@link ConcurrencyControl#newTxnState}) of every transaction context of
+     * this store whose thread is alive, idle or running: one per thread that ran a transaction of
+     * the store. An immutable snapshot, taken without locking or allocating; a context created
+     * later is not in it. For what needs to see all transactions: an MVCC snapshot horizon (the
+     * oldest running snapshot), a contention manager (whom to abort), a timestamp-range protocol's
+     * live ranges. A state leaves the registry after its thread died, when the store next creates
+     * a context or gathers statistics, and {@link ConcurrencyControl#retireTxnState} is then called.
+     */
+    public List<Object> txnStates() {
+        return registry.states;
+    }
+
+    /** Adds a new context's state; called by the context's constructor (store creation path only). */
+    void registerTxnState(Object state) {
+        if (state == null) {
+            return;
+        }
+        Registry r = registry;
+        synchronized (r) {
+            List<Object> next = new ArrayList<>(r.states.size() + 1);
+            next.addAll(r.states);
+            next.add(state);
+            r.states = Collections.unmodifiableList(next);
+        }
+    }
+
+    /** Removes a dead thread's state; returns true if it was registered. */
+    boolean unregisterTxnState(Object state) {
+        Registry r = registry;
+        synchronized (r) {
+            List<Object> current = r.states;
+            for (int i = 0; i < current.size(); i++) {
+                if (current.get(i) == state) {
+                    List<Object> next = new ArrayList<>(current);
+                    next.remove(i);
+                    r.states = Collections.unmodifiableList(next);
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 }

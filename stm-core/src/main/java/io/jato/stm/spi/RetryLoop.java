@@ -4,6 +4,7 @@ import io.jato.stm.AbortCause;
 import io.jato.stm.TxnAbortedException;
 import io.jato.stm.TxnFunction;
 import io.jato.stm.TxnRunnable;
+import io.jato.stm.TxnType;
 import io.jato.stm.internal.Backoff;
 
 /*
@@ -33,13 +34,25 @@ final class RetryLoop {
 
     /**
      * Runs a transaction body (exactly one of {@code fn} and {@code body} is non-null) with retries;
-     * inside a running transaction it joins it (flat nesting).
+     * inside a running transaction it joins it (flat nesting, keeping the outer type).
      */
-    <T> T execute(TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly) {
+    <T> T execute(TxnType type, TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly) {
         final TxnContext txn = this.txn;
+        final ThreadTransactions thread = txn.thread;
+        TxnContext running = thread.running;
+        if (running != null && running != txn) {
+            throw new IllegalStateException("a transaction of store '" + txn.storeName()
+                    + "' cannot run inside a transaction of store '" + running.storeName()
+                    + "' on the same thread: transactions of two stores are not joined (the inner commit would not be"
+                    + " atomic with the outer one, and each retry of the outer one would commit it again); keep"
+                    + " objects updated together in one store, or run the second transaction after the first");
+        }
         if (txn.status != TxnContext.IDLE) {
             return joinNested(fn, body, declaredReadOnly);
         }
+        thread.running = txn;
+        txn.type = type;
+        counters.type(type);
         try {
             for (int a = 0;; a++) {
                 T result = null;
@@ -74,6 +87,7 @@ final class RetryLoop {
                 backoff.pause(a);
             }
         } finally {
+            thread.running = null;
             backoff.restoreInterrupt();
         }
     }
@@ -83,6 +97,10 @@ final class RetryLoop {
         txn.readOnly = declaredReadOnly;
         txn.attempt = a;
         txn.doomCause = null;
+        txn.attemptId++;
+        if (txn.remoteAborts) {
+            txn.publishAttempt();
+        }
         counters.started();
         txn.cc().begin(txn);
         // Only now: a begin that threw leaves the context IDLE (see bodyFailed).

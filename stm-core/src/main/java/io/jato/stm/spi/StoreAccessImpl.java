@@ -3,6 +3,7 @@ package io.jato.stm.spi;
 import io.jato.stm.Stm;
 import io.jato.stm.TxnFunction;
 import io.jato.stm.TxnRunnable;
+import io.jato.stm.TxnType;
 import io.jato.stm.internal.StoreAccess;
 
 /** The SPI package's side of {@link StoreAccess}: the store-only entry points of {@link TxnContext}. */
@@ -19,13 +20,23 @@ final class StoreAccessImpl extends StoreAccess {
     }
 
     @Override
-    public <T> T execute(TxnContext c, TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly) {
-        return c.loop.execute(fn, body, declaredReadOnly);
+    public <T> T execute(TxnContext c, TxnType type, TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly) {
+        return c.loop.execute(type, fn, body, declaredReadOnly);
+    }
+
+    @Override
+    public void addTypeStatisticsTo(TxnContext c, long[][] acc) {
+        c.counters.addTypesTo(acc);
     }
 
     @Override
     public boolean isInside(TxnContext c) {
         return c.status != TxnContext.IDLE;
+    }
+
+    @Override
+    public void retire(TxnContext c) {
+        c.retire();
     }
 
     @Override

@@ -14,9 +14,12 @@ import java.util.concurrent.ThreadLocalRandom;
  * (MVCC: the head of the version chain; a timestamp history). Data types never interpret them.
  * Values live in subclasses ({@link RefItem}, {@link LongItem}) or in the data type's own fields.
  *
- * <p>Memory ordering: accessor names say the mode ({@code ...Acquire}, {@code set...Release},
- * {@code cas...} with volatile semantics, {@code ...Plain} only before the item is published).
- * Writers are the protocol's lock holder or a CAS winner; readers are any thread.
+ * <p>Protocols reach the slots through {@link Items} ({@code Items.casWord(item, w, w | LOCKED)}),
+ * not through methods of the item: a generated record <em>is</em> its first field group's item, and
+ * an application holding a record must not see lock and version operations on it. The accessor
+ * names say the memory mode ({@code ...Acquire}, {@code set...Release}, {@code cas...} with
+ * volatile semantics, {@code ...Plain} only before the item is published). Writers are the
+ * protocol's lock holder or a CAS winner; readers are any thread.
  */
 public class TxItem {
     private static final VarHandle WORD;
@@ -58,65 +61,65 @@ public class TxItem {
     }
 
     /** @return this item's hash for access-set indexes (stable, well mixed in every bit) */
-    public final int itemHash() {
+    final int itemHash() {
         return hash;
     }
 
-    public final long wordAcquire() {
+    final long wordAcquire() {
         return (long) WORD.getAcquire(this);
     }
 
-    public final long wordVolatile() {
+    final long wordVolatile() {
         return (long) WORD.getVolatile(this);
     }
 
-    public final long wordOpaque() {
+    final long wordOpaque() {
         return (long) WORD.getOpaque(this);
     }
 
-    public final void setWordRelease(long value) {
+    final void setWordRelease(long value) {
         WORD.setRelease(this, value);
     }
 
-    public final void setWordVolatile(long value) {
+    final void setWordVolatile(long value) {
         WORD.setVolatile(this, value);
     }
 
     /** Plain store: only before the item is reachable by other threads. */
-    public final void setWordPlain(long value) {
+    final void setWordPlain(long value) {
         WORD.set(this, value);
     }
 
     /** CAS with volatile semantics. */
-    public final boolean casWord(long expected, long value) {
+    final boolean casWord(long expected, long value) {
         return WORD.compareAndSet(this, expected, value);
     }
 
-    public final long word2Acquire() {
+    final long word2Acquire() {
         return (long) WORD2.getAcquire(this);
     }
 
-    public final long word2Volatile() {
+    final long word2Volatile() {
         return (long) WORD2.getVolatile(this);
     }
 
-    public final void setWord2Release(long value) {
+    final void setWord2Release(long value) {
         WORD2.setRelease(this, value);
     }
 
-    public final boolean casWord2(long expected, long value) {
+    final boolean casWord2(long expected, long value) {
         return WORD2.compareAndSet(this, expected, value);
     }
 
-    public final Object extAcquire() {
+    final Object extAcquire() {
         return EXT.getAcquire(this);
     }
 
-    public final void setExtRelease(Object value) {
+    final void setExtRelease(Object value) {
         EXT.setRelease(this, value);
     }
 
-    public final boolean casExt(Object expected, Object value) {
+    final boolean casExt(Object expected, Object value) {
         return EXT.compareAndSet(this, expected, value);
     }
 }

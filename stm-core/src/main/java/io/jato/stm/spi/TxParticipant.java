@@ -44,6 +44,24 @@ public interface TxParticipant {
      */
     void install(TxnContext txn, Entry entry, long commitTimestamp);
 
+    /**
+     * For an entry flagged {@link Entry#UPDATE}: how many commit-time operations are pending, until
+     * {@link #check} applies them. A protocol that stores operations rather than values (an MVCC
+     * delta version) reads them before the check phase, e.g. when it locks the item.
+     */
+    default int operationCount(TxnContext txn, Entry entry) {
+        return 0;
+    }
+
+    /**
+     * @return pending operation {@code index} of an {@link Entry#UPDATE} entry, in program order (a
+     *         record's updater object); owned by the transaction until it ends
+     * @throws IndexOutOfBoundsException if {@code index} is not below {@link #operationCount}
+     */
+    default Object operation(TxnContext txn, Entry entry, int index) {
+        throw new IndexOutOfBoundsException("operation " + index + " of " + operationCount(txn, entry));
+    }
+
     /** Called once per entry flagged {@link Entry#CLEANUP} after the transaction commits or aborts. */
     default void cleanup(TxnContext txn, Entry entry, boolean committed) {
     }

@@ -1,9 +1,11 @@
 package io.jato.stm.spi;
 
 import io.jato.stm.AbortCause;
+import io.jato.stm.Capabilities;
 import io.jato.stm.RollbackSignal;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
+import io.jato.stm.TxnType;
 import io.jato.stm.internal.Backoff;
 
 import java.lang.invoke.VarHandle;
@@ -59,24 +61,73 @@ public final class TxnContext extends Txn {
     final TxnCounters counters;
     final RetryLoop loop;
 
+    /** What the owner thread runs, across all stores (to refuse a transaction inside another store's). */
+    final ThreadTransactions thread;
+    /** True if the protocol declared {@link Capabilities.Feature#REMOTE_ABORT}. */
+    final boolean remoteAborts;
+    private final ProtocolContext protocolContext;
+
     // The attempt's state; owner thread only (the retry loop and the commit driver write it).
     int status = IDLE;
     boolean readOnly;
     AbortCause doomCause;
     int attempt;
+    /** Serial number of the current attempt, counted per context; owner thread only. */
+    long attemptId;
+    /** The running transaction's type; owner thread only (the retry loop sets it). */
+    TxnType type = TxnType.UNTYPED;
+
+    /*
+     * Remote aborts (only with a protocol that declares REMOTE_ABORT). (attemptId << 2) | state,
+     * state RUNNING, ABORT_REQUESTED or COMMIT_POINT. The owner stores attemptId << 2 with release
+     * when an attempt begins and CASes RUNNING -> COMMIT_POINT at its point of no return; another
+     * thread CASes RUNNING -> ABORT_REQUESTED for the attempt it names. Whoever's CAS wins decides
+     * whether the attempt commits: a requester never aborts an attempt past its point of no return,
+     * nor a later attempt than the one it saw.
+     */
+    private static final VarHandle REMOTE;
+    private static final long RUNNING = 0;
+    private static final long ABORT_REQUESTED = 1;
+    private static final long COMMIT_POINT = 2;
+    @SuppressWarnings("unused") // accessed through REMOTE
+    private volatile long remote;
+
+    static {
+        try {
+            REMOTE = java.lang.invoke.MethodHandles.lookup().findVarHandle(TxnContext.class, "remote", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** Created by the store, through {@link io.jato.stm.internal.StoreAccess}. */
     TxnContext(Stm stm, ConcurrencyControl cc, ProtocolContext protocolContext, boolean statistics, long[] settings) {
         this.stm = new WeakReference<>(stm);
         this.storeName = stm.name();
         this.cc = cc;
+        this.protocolContext = protocolContext;
         this.owner = Thread.currentThread();
+        this.thread = ThreadTransactions.current();
+        this.remoteAborts = protocolContext.capabilities().has(Capabilities.Feature.REMOTE_ABORT);
         this.counters = new TxnCounters(statistics);
         CommitDriver driver = new CommitDriver(this, cc, set, protocolContext, counters);
         Backoff backoff = new Backoff(settings[0], settings[1],
                 System.nanoTime() ^ ((long) System.identityHashCode(this) << 32));
         this.loop = new RetryLoop(this, driver, counters, backoff, (int) settings[2]);
         this.ccState = cc.newTxnState(this);
+        protocolContext.registerTxnState(ccState);
+    }
+
+    /** @return the name of the store this context belongs to (for messages) */
+    String storeName() {
+        return storeName;
+    }
+
+    /** The owner thread died: the store drops this context; its protocol state leaves the registry. */
+    void retire() {
+        if (protocolContext.unregisterTxnState(ccState)) {
+            cc.retireTxnState(ccState);
+        }
     }
 
     // ------------------------------------------------------------------ user-facing Txn
@@ -95,6 +146,11 @@ public final class TxnContext extends Txn {
     @Override
     public int attempt() {
         return attempt;
+    }
+
+    @Override
+    public TxnType type() {
+        return type;
     }
 
     @Override
@@ -342,6 +398,29 @@ public final class TxnContext extends Txn {
         }
     }
 
+    /**
+     * Declares that the custom write of {@code e} consists of commit-time operations only, one more
+     * of which was just added ({@link Entry#UPDATE}); {@link Entry#COMMUTATIVE} stays set only while
+     * every operation added is commutative. Call after {@link #writeCustom} and after each added
+     * operation, and {@link #clearUpdate} once a blind write or a materializing read replaces them.
+     */
+    public void markUpdate(Entry e, boolean commutative) {
+        int f = e.flags;
+        if ((f & Entry.WRITE) == 0) {
+            throw new IllegalStateException("markUpdate on an entry that is not a write");
+        }
+        if ((f & Entry.UPDATE) == 0) {
+            e.flags = f | Entry.UPDATE | (commutative ? Entry.COMMUTATIVE : 0);
+        } else if (!commutative) {
+            e.flags = f & ~Entry.COMMUTATIVE;
+        }
+    }
+
+    /** The write of {@code e} is no longer operations only (see {@link #markUpdate}). */
+    public void clearUpdate(Entry e) {
+        e.flags &= ~(Entry.UPDATE | Entry.COMMUTATIVE);
+    }
+
     /** Makes {@code e} a custom write of {@code value} installed by {@code participant}. */
     public void writeCustom(Entry e, TxParticipant participant, Object key, Object value) {
         boolean first = firstWrite(e);
@@ -393,6 +472,67 @@ public final class TxnContext extends Txn {
             doomCause = cause;
         }
         throw RollbackSignal.INSTANCE;
+    }
+
+    // ------------------------------------------------------------------ remote aborts (SPI)
+
+    /**
+     * @return the serial number of the current attempt of this context (owner thread; a protocol
+     *         records it in its state so that another thread can name the attempt to
+     *         {@link #requestAbort})
+     */
+    public long attemptId() {
+        return attemptId;
+    }
+
+    /**
+     * Asks that attempt {@code attemptId} of this context not commit; callable from any thread, by
+     * a protocol that declared {@link Capabilities.Feature#REMOTE_ABORT} (a contention manager).
+     * The owner notices at its next poll ({@link #abortRequested()}, which the protocol's hooks
+     * call where it wants the abort to take effect, and the commit driver calls before locking),
+     * or at the latest at its point of no return, and ends the attempt with
+     * {@link AbortCause#REMOTE_ABORT}, releasing its locks. Lock-free; never blocks.
+     *
+     * @return true if the attempt will not commit; false if it already passed its point of no
+     *         return, already ended, or a later attempt runs (nothing is then changed)
+     * @throws IllegalStateException if the store's protocol did not declare REMOTE_ABORT
+     */
+    public boolean requestAbort(long attemptId) {
+        if (!remoteAborts) {
+            throw new IllegalStateException("protocol '" + cc.name() + "' did not declare REMOTE_ABORT in its capabilities");
+        }
+        long attempt = attemptId << 2;
+        for (;;) {
+            long w = (long) REMOTE.getVolatile(this);
+            if (w == (attempt | ABORT_REQUESTED)) {
+                return true;
+            }
+            if (w != (attempt | RUNNING)) {
+                return false;
+            }
+            if (REMOTE.compareAndSet(this, w, attempt | ABORT_REQUESTED)) {
+                return true;
+            }
+        }
+    }
+
+    /** @return true if another thread asked that the current attempt not commit (owner thread; a volatile load) */
+    public boolean abortRequested() {
+        return ((long) REMOTE.getVolatile(this) & 3) == ABORT_REQUESTED;
+    }
+
+    /** Begins an attempt's remote-abort word (owner; only with remote aborts). */
+    void publishAttempt() {
+        REMOTE.setRelease(this, attemptId << 2 | RUNNING);
+    }
+
+    /**
+     * Passes the point of no return (owner; only with remote aborts): false if a remote abort won,
+     * and the attempt must end with {@link AbortCause#REMOTE_ABORT}.
+     */
+    boolean passCommitPoint() {
+        long running = attemptId << 2 | RUNNING;
+        return REMOTE.compareAndSet(this, running, attemptId << 2 | COMMIT_POINT);
     }
 
     /**

@@ -1,36 +1,75 @@
 package io.jato.stm.spi;
 
 import io.jato.stm.AbortCause;
+import io.jato.stm.TxnType;
+
+import java.util.Arrays;
 
 /**
- * One context's statistics: attempts started, commits, aborts by cause. Written only by the owner
- * thread with plain stores (and only when the store keeps statistics); summed racily by the store.
+ * One context's statistics: attempts started, commits, aborts by cause, in total and per
+ * transaction type. Written only by the owner thread with plain stores (and only when the store
+ * keeps statistics); summed racily by the store. A row is {@code [starts, commits, aborts by
+ * cause...]}; the totals and the current type's row are bumped together.
  */
 final class TxnCounters extends ThreadPadding {
+    private static final int SLOTS = 2 + AbortCause.count();
+
     private final boolean enabled;
     private long starts;
     private long commits;
     private final long[] aborts = new long[AbortCause.count()];
+    /**
+     * Rows per type id, created when a type is first used on this thread; the array grows by
+     * copying (owner thread; a racy reader sees the old or the new array, both valid).
+     */
+    private long[][] byType = new long[1][];
+    /** The row of the running transaction's type. */
+    private long[] row;
 
     TxnCounters(boolean enabled) {
         this.enabled = enabled;
+        if (enabled) {
+            type(TxnType.UNTYPED);
+        }
+    }
+
+    /** Selects the type whose row the next events count into (the retry loop, once per transaction). */
+    void type(TxnType type) {
+        if (!enabled) {
+            return;
+        }
+        int id = type.id();
+        long[][] b = byType;
+        if (id >= b.length) {
+            b = Arrays.copyOf(b, Math.max(id + 1, b.length * 2));
+            byType = b;
+        }
+        long[] r = b[id];
+        if (r == null) {
+            r = new long[SLOTS];
+            b[id] = r;
+        }
+        row = r;
     }
 
     void started() {
         if (enabled) {
             starts++;
+            row[0]++;
         }
     }
 
     void committed() {
         if (enabled) {
             commits++;
+            row[1]++;
         }
     }
 
     void aborted(AbortCause cause) {
         if (enabled) {
             aborts[cause.ordinal()]++;
+            row[2 + cause.ordinal()]++;
         }
     }
 
@@ -43,5 +82,23 @@ final class TxnCounters extends ThreadPadding {
         }
         acc[1] += commits;
         acc[0] += starts;
+    }
+
+    /** Adds each type's row into {@code acc[type id]} (created if null; {@code acc} has a slot per possible id). */
+    void addTypesTo(long[][] acc) {
+        long[][] b = byType;
+        for (int id = 0; id < b.length; id++) {
+            long[] r = b[id];
+            if (r != null) {
+                long[] into = acc[id];
+                if (into == null) {
+                    into = new long[SLOTS];
+                    acc[id] = into;
+                }
+                for (int i = SLOTS - 1; i >= 0; i--) {
+                    into[i] += r[i];
+                }
+            }
+        }
     }
 }

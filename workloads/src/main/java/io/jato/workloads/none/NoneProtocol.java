@@ -1,5 +1,6 @@
 package io.jato.workloads.none;
 
+import io.jato.stm.Capabilities;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Protocol;
 import io.jato.stm.spi.ProtocolContext;
@@ -21,6 +22,11 @@ public final class NoneProtocol implements Protocol {
     public String description() {
         return "no concurrency control (one thread only): the same transaction code without versions or"
                 + " locks, to measure what CC costs";
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return Capabilities.of(Capabilities.Isolation.SERIALIZABLE);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.jato.protocols.suite.faulty;
 
+import io.jato.protocols.suite.ForwardingControl;
 import io.jato.stm.AbortCause;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Entry;
@@ -29,7 +30,7 @@ import java.util.Objects;
  * {@code readLong}, {@code observe}) throw on either side. {@code unlockChanged} never throws (its
  * contract forbids it).
  */
-public final class FaultyControl extends ConcurrencyControl {
+public final class FaultyControl extends ForwardingControl {
 
     /** The hooks a fault can be armed at. */
     public enum Hook {
@@ -39,6 +40,7 @@ public final class FaultyControl extends ConcurrencyControl {
         LOCK(When.BEFORE, When.AFTER),
         COMMIT_TIMESTAMP(When.BEFORE, When.AFTER),
         VALIDATE(When.BEFORE, When.AFTER),
+        PREPARE(When.BEFORE, When.AFTER),
         INSTALL(When.BEFORE, When.AFTER),
         /** {@code lockedRef} and {@code lockedLong}: commit-time updaters and built-in installs read the locked value. */
         LOCKED_VALUE(When.BEFORE, When.AFTER),
@@ -65,8 +67,6 @@ public final class FaultyControl extends ConcurrencyControl {
         BEFORE, AFTER
     }
 
-    private final ConcurrencyControl inner;
-
     // The plan and the counters are used by the armed thread only (arm on the thread that runs
     // the transaction; read the results on it, or after joining it).
     private volatile Thread armed;
@@ -82,7 +82,7 @@ public final class FaultyControl extends ConcurrencyControl {
     private int installsAtFire;
 
     FaultyControl(ConcurrencyControl inner) {
-        this.inner = Objects.requireNonNull(inner, "inner");
+        super(Objects.requireNonNull(inner, "inner"));
     }
 
     /** @return the real protocol instance every call is delegated to */
@@ -260,6 +260,19 @@ public final class FaultyControl extends ConcurrencyControl {
     }
 
     @Override
+    public AbortCause prepare(TxnContext txn, long commitTimestamp) {
+        boolean hit = hit(Hook.PREPARE);
+        if (hit && when == When.BEFORE) {
+            throw fire(txn);
+        }
+        AbortCause c = inner.prepare(txn, commitTimestamp);
+        if (hit) {
+            throw fire(txn);
+        }
+        return c;
+    }
+
+    @Override
     public void unlock(TxnContext txn, Entry e) {
         boolean hit = hit(Hook.UNLOCK);
         inner.unlock(txn, e);
@@ -269,9 +282,9 @@ public final class FaultyControl extends ConcurrencyControl {
     }
 
     @Override
-    public void finish(TxnContext txn, boolean committed) {
+    public void finish(TxnContext txn, boolean committed, AbortCause cause) {
         boolean hit = hit(Hook.FINISH);
-        inner.finish(txn, committed);
+        inner.finish(txn, committed, cause);
         if (hit) {
             finishCommitted = committed;
             throw fire(txn);
@@ -374,65 +387,10 @@ public final class FaultyControl extends ConcurrencyControl {
         inner.unlockChanged(txn, e, commitTimestamp);
     }
 
-    // ------------------------------------------------------------------ plain delegation
+    // ------------------------------------------------------------------ plain delegation (ForwardingControl)
 
     @Override
     public String name() {
         return FaultyProtocol.NAME;
-    }
-
-    @Override
-    public Object newTxnState(TxnContext txn) {
-        return inner.newTxnState(txn);
-    }
-
-    @Override
-    public AbortCause onWrite(TxnContext txn, Entry e) {
-        return inner.onWrite(txn, e);
-    }
-
-    @Override
-    public boolean isCurrent(TxnContext txn, Entry e) {
-        return inner.isCurrent(txn, e);
-    }
-
-    @Override
-    public void retire(TxnContext txn, Entry e, long commitTimestamp) {
-        inner.retire(txn, e, commitTimestamp);
-    }
-
-    @Override
-    public long lockNonTx(TxItem item) {
-        return inner.lockNonTx(item);
-    }
-
-    @Override
-    public void unlockNonTx(TxItem item, long lockedWord, boolean changed, boolean retire) {
-        inner.unlockNonTx(item, lockedWord, changed, retire);
-    }
-
-    @Override
-    public Object loadRef(RefItem item) {
-        return inner.loadRef(item);
-    }
-
-    @Override
-    public long loadLong(LongItem item) {
-        return inner.loadLong(item);
-    }
-
-    @Override
-    public boolean isLocked(TxItem item) {
-        return inner.isLocked(item);
-    }
-
-    @Override
-    public String checkQuiescent(TxItem item) {
-        return inner.checkQuiescent(item);
-    }
-
-    @Override
-    public boolean isRetired(TxItem item) {
-        return inner.isRetired(item);
     }
 }

@@ -1,5 +1,6 @@
 package io.jato.protocols.suite.faulty;
 
+import io.jato.stm.Capabilities;
 import io.jato.stm.Stm;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Protocol;
@@ -48,6 +49,20 @@ public final class FaultyProtocol implements Protocol {
         return "TEST ONLY: wraps a real protocol and throws at a chosen call of a chosen commit hook";
     }
 
+    /** The wrapped protocol's capabilities while a store is being built; serializable otherwise. */
+    @Override
+    public Capabilities capabilities() {
+        String inner = INNER.get();
+        if (inner != null) {
+            for (Protocol p : ServiceLoader.load(Protocol.class, FaultyProtocol.class.getClassLoader())) {
+                if (p.name().equals(inner)) {
+                    return p.capabilities();
+                }
+            }
+        }
+        return Capabilities.of(Capabilities.Isolation.SERIALIZABLE);
+    }
+
     @Override
     public ConcurrencyControl create(ProtocolContext context) {
         String inner = INNER.get();
@@ -60,7 +75,7 @@ public final class FaultyProtocol implements Protocol {
         // Found by name rather than by class: OCC's classes are internal to stm-core.
         for (Protocol p : ServiceLoader.load(Protocol.class, FaultyProtocol.class.getClassLoader())) {
             if (p.name().equals(inner)) {
-                return new FaultyControl(p.create(context));
+                return new FaultyControl(p.create(context.child(p)));
             }
         }
         throw new IllegalArgumentException("protocol '" + inner + "' not found");

@@ -1,9 +1,9 @@
 package io.jato.stm.internal.occ;
 
 import io.jato.stm.AbortCause;
-import io.jato.stm.internal.Tunables;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Entry;
+import io.jato.stm.spi.Items;
 import io.jato.stm.spi.LockBitWords;
 import io.jato.stm.spi.LongItem;
 import io.jato.stm.spi.ProtocolContext;
@@ -47,7 +47,7 @@ public final class OccControl extends ConcurrencyControl {
     public OccControl(ProtocolContext context) {
         this.context = context;
         this.lockSpins = context.lockSpinLimit();
-        this.heldLockSpins = Math.min(lockSpins, Tunables.HELD_LOCK_SPINS);
+        this.heldLockSpins = Math.min(lockSpins, context.intOption(OccProtocol.HELD_LOCK_SPINS, 1, Integer.MAX_VALUE));
         this.readSpins = context.readSpinLimit();
     }
 
@@ -71,13 +71,17 @@ public final class OccControl extends ConcurrencyControl {
     @Override
     public Object readRef(TxnContext txn, RefItem item, Entry e) {
         for (int spins = 0;; ) {
-            long w = item.wordAcquire();
+            long w = Items.wordAcquire(item);
             if ((w & LOCKED) == 0) {
                 Object v = item.valueAcquire();
-                if (item.wordAcquire() == w) {
+                if (Items.wordAcquire(item) == w) {
                     observed(txn, e, w);
                     return v;
                 }
+            } else if (e.has(Entry.LOCKED)) {
+                // Our own lock (an eager write, or a read while committing): the value is stable.
+                observed(txn, e, e.lockedWord());
+                return item.valueAcquire();
             }
             if (++spins > readSpins) {
                 throw txn.rollback(AbortCause.READ_BUSY);
@@ -89,13 +93,17 @@ public final class OccControl extends ConcurrencyControl {
     @Override
     public long readLong(TxnContext txn, LongItem item, Entry e) {
         for (int spins = 0;; ) {
-            long w = item.wordAcquire();
+            long w = Items.wordAcquire(item);
             if ((w & LOCKED) == 0) {
                 long v = item.valueAcquire();
-                if (item.wordAcquire() == w) {
+                if (Items.wordAcquire(item) == w) {
                     observed(txn, e, w);
                     return v;
                 }
+            } else if (e.has(Entry.LOCKED)) {
+                // Our own lock (an eager write, or a read while committing): the value is stable.
+                observed(txn, e, e.lockedWord());
+                return item.valueAcquire();
             }
             if (++spins > readSpins) {
                 throw txn.rollback(AbortCause.READ_BUSY);
@@ -107,9 +115,13 @@ public final class OccControl extends ConcurrencyControl {
     @Override
     public void observe(TxnContext txn, TxItem item, Entry e) {
         for (int spins = 0;; ) {
-            long w = item.wordAcquire();
+            long w = Items.wordAcquire(item);
             if ((w & LOCKED) == 0) {
                 observed(txn, e, w);
+                return;
+            }
+            if (e.has(Entry.LOCKED)) {
+                observed(txn, e, e.lockedWord());
                 return;
             }
             if (++spins > readSpins) {
@@ -133,7 +145,7 @@ public final class OccControl extends ConcurrencyControl {
         if (e.has(Entry.LOCKED)) {
             return e.lockedWord() == e.observed();
         }
-        return e.item().wordAcquire() == e.observed();
+        return Items.wordAcquire(e.item()) == e.observed();
     }
 
     @Override
@@ -148,12 +160,12 @@ public final class OccControl extends ConcurrencyControl {
         // spin briefly and give up (LOCK_BUSY), letting backoff break the cycle.
         int limit = s.holdsLock ? heldLockSpins : lockSpins;
         for (int spins = 0;; ) {
-            long w = item.wordVolatile();
+            long w = Items.wordVolatile(item);
             if ((w & RETIRED) != 0) {
                 return AbortCause.DELETED;
             }
             if ((w & LOCKED) == 0) {
-                if (item.casWord(w, w | LOCKED)) {
+                if (Items.casWord(item, w, w | LOCKED)) {
                     e.setLockedWord(w);
                     e.addFlags(Entry.LOCKED);
                     s.holdsLock = true;
@@ -197,7 +209,7 @@ public final class OccControl extends ConcurrencyControl {
             return e.lockedWord() == e.observed() ? null
                     : OccWord.isRetired(e.lockedWord()) ? AbortCause.DELETED : AbortCause.READ_VALIDATION;
         }
-        long w = e.item().wordAcquire();
+        long w = Items.wordAcquire(e.item());
         if (w == e.observed()) {
             return null;
         }
@@ -213,22 +225,22 @@ public final class OccControl extends ConcurrencyControl {
         if (e.has(Entry.RETIRE)) {
             w |= RETIRED;
         }
-        e.item().setWordRelease(w);
+        Items.setWordRelease(e.item(), w);
     }
 
     @Override
     public void unlock(TxnContext txn, Entry e) {
-        e.item().setWordRelease(e.lockedWord());
+        Items.setWordRelease(e.item(), e.lockedWord());
     }
 
     @Override
     public long lockNonTx(TxItem item) {
         for (int spins = 0;; spins++) {
-            long w = item.wordVolatile();
+            long w = Items.wordVolatile(item);
             if ((w & RETIRED) != 0) {
                 return RETIRED_ITEM;
             }
-            if ((w & LOCKED) == 0 && item.casWord(w, w | LOCKED)) {
+            if ((w & LOCKED) == 0 && Items.casWord(item, w, w | LOCKED)) {
                 return w;
             }
             LockBitWords.pause(spins);
@@ -241,7 +253,7 @@ public final class OccControl extends ConcurrencyControl {
         if (retire) {
             w |= RETIRED;
         }
-        item.setWordRelease(w);
+        Items.setWordRelease(item, w);
     }
 
     @Override
@@ -256,17 +268,17 @@ public final class OccControl extends ConcurrencyControl {
 
     @Override
     public boolean isLocked(TxItem item) {
-        return OccWord.isLocked(item.wordAcquire());
+        return OccWord.isLocked(Items.wordAcquire(item));
     }
 
     @Override
     public boolean isRetired(TxItem item) {
-        return OccWord.isRetired(item.wordAcquire());
+        return OccWord.isRetired(Items.wordAcquire(item));
     }
 
     @Override
     public String checkQuiescent(TxItem item) {
-        long w = item.wordAcquire();
+        long w = Items.wordAcquire(item);
         if (OccWord.isLocked(w)) {
             return "item still locked: " + OccWord.describe(w);
         }

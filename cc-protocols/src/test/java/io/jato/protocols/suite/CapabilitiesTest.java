@@ -1,0 +1,36 @@
+package io.jato.protocols.suite;
+
+import io.jato.stm.Capabilities;
+import io.jato.stm.Capabilities.Feature;
+import io.jato.stm.Capabilities.Isolation;
+import io.jato.stm.Stm;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * What each shipped protocol declares, which is what the suites select it by: the serializable
+ * ones run every serializability suite, the weaker ones only {@code WeakIsolationTest} at their
+ * declared level. A protocol that changes its declaration must change this table.
+ */
+class CapabilitiesTest {
+
+    @Test
+    void eachShippedProtocolDeclaresItsLevel() {
+        Map<String, Capabilities> expected = Map.of(
+                "occ", Capabilities.of(Isolation.SERIALIZABLE),
+                "tictoc", Capabilities.of(Isolation.SERIALIZABLE),
+                "tictoc-si", Capabilities.of(Isolation.SNAPSHOT_ISOLATION),
+                "tictoc-rr", Capabilities.of(Isolation.REPEATABLE_READ),
+                "global-lock", Capabilities.of(Isolation.SERIALIZABLE, Feature.OPACITY));
+        expected.forEach((name, caps) -> {
+            assertEquals(caps, Stm.protocolCapabilities(name), name);
+            assertEquals(caps, Stm.builder().protocol(name).build().capabilities(), name);
+        });
+        assertEquals(List.of("global-lock", "occ", "tictoc"), Protocols.correct());
+        assertEquals(List.of("tictoc-rr", "tictoc-si"), Protocols.weaklyIsolated());
+    }
+}
