@@ -41,6 +41,8 @@ public final class Main {
             Option.valued("threads", "N", "worker threads (default 2)"),
             Option.valued("duration", "SECONDS", "measured run time (default 10)"),
             Option.valued("warmup", "SECONDS", "run time before measuring starts (default 2)"),
+            Option.valued("warmup-threads", "N", "workers that run during the warm-up, 1 to --threads (default:"
+                    + " all); the rest join when measuring starts"),
             Option.valued("seed", "N", "seed for every random choice (default: random; printed in the report)"),
             Option.valued("json", "FILE", "also write the results as JSON to FILE"),
             Option.flag("interrupt", "keep every worker's interrupt flag set (a pending interrupt must not slow the store)"),
@@ -153,8 +155,10 @@ public final class Main {
                         + " use --threads 1 (it is the single-thread baseline for the cost of concurrency control)");
             }
             // Without concurrency control, loading must be single-threaded too.
+            int warmupThreads = o.intValue("warmup-threads", threads, 1, threads);
             settings = new Runner.Settings(threads, seconds(warmup), seconds(duration),
-                    noCc ? 1 : Math.max(1, Runtime.getRuntime().availableProcessors()), o.has("interrupt"));
+                    noCc ? 1 : Math.max(1, Runtime.getRuntime().availableProcessors()), o.has("interrupt"),
+                    warmupThreads);
             stm = store(protocol, o.has("options") ? o.string("options", "") : "");
             workload = command.create(o, stm, seed);
         } catch (UsageException e) {

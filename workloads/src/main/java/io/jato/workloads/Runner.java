@@ -63,17 +63,30 @@ public final class Runner {
      * @param loadThreads threads used for loading
      * @param interrupt   keep every worker's interrupt flag set: set before each transaction, so a
      *                    pending interrupt is always there (measures that it changes nothing)
+     * @param warmupThreads how many of the workers run during the warm-up (1 to {@code threads});
+     *                    the others start with the measured interval. Fewer warm-up threads than
+     *                    measured ones compare thread counts warm and at the same database size:
+     *                    with more threads than cores the JIT's compiler threads get less CPU, so
+     *                    an oversubscribed warm-up takes longer
      */
-    public record Settings(int threads, long warmupNanos, long durationNanos, int loadThreads, boolean interrupt) {
+    public record Settings(int threads, long warmupNanos, long durationNanos, int loadThreads, boolean interrupt,
+                           int warmupThreads) {
         /** Settings without interrupts. */
         public Settings(int threads, long warmupNanos, long durationNanos, int loadThreads) {
             this(threads, warmupNanos, durationNanos, loadThreads, false);
         }
 
+        /** Settings where every worker warms up. */
+        public Settings(int threads, long warmupNanos, long durationNanos, int loadThreads, boolean interrupt) {
+            this(threads, warmupNanos, durationNanos, loadThreads, interrupt, threads);
+        }
+
         public Settings {
-            if (threads < 1 || loadThreads < 1 || warmupNanos < 0 || durationNanos <= 0) {
-                throw new IllegalArgumentException("bad runner settings: " + threads + " threads, " + loadThreads
-                        + " load threads, warm-up " + warmupNanos + " ns, duration " + durationNanos + " ns");
+            if (threads < 1 || loadThreads < 1 || warmupNanos < 0 || durationNanos <= 0 || warmupThreads < 1
+                    || warmupThreads > threads) {
+                throw new IllegalArgumentException("bad runner settings: " + threads + " threads (" + warmupThreads
+                        + " in the warm-up), " + loadThreads + " load threads, warm-up " + warmupNanos
+                        + " ns, duration " + durationNanos + " ns");
             }
         }
     }
@@ -214,9 +227,14 @@ public final class Runner {
         MemoryUsage end = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
         RunResult.Heap heap = new RunResult.Heap(end.getUsed(), loadedHeap, end.getMax());
         Map<String, Object> parameters = workload.parameters();
-        if (settings.interrupt()) {
+        if (settings.interrupt() || settings.warmupThreads() != n) {
             parameters = new LinkedHashMap<>(parameters);
-            parameters.put("interrupt", true);
+            if (settings.interrupt()) {
+                parameters.put("interrupt", true);
+            }
+            if (settings.warmupThreads() != n) {
+                parameters.put("warmupThreads", settings.warmupThreads());
+            }
         }
         return new RunResult(workload.name(), parameters, stm.protocol(), n, seed, loadNanos,
                 measureStart - start, measureEnd - measureStart, commits, rolledBack, after.minus(before), latency,
@@ -263,6 +281,12 @@ public final class Runner {
             ready.countDown();
         }
         awaitUninterruptibly(go);
+        if (index >= settings.warmupThreads()) {
+            // Not a warm-up thread: start with the measured interval (a millisecond late at most).
+            while (phase == WARMUP) {
+                LockSupport.parkNanos(1_000_000L);
+            }
+        }
         final boolean interrupt = settings.interrupt();
         try {
             for (;;) {

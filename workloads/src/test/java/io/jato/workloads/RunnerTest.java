@@ -182,4 +182,77 @@ class RunnerTest {
         assertTrue(f.getCause().getMessage().contains("lastType() is 1, but the workload names 1 transaction types"),
                 f.getCause()::getMessage);
     }
+
+    /**
+     * With fewer warm-up threads than workers, only the first ones run during the warm-up; the rest
+     * run their first transaction once measuring has started.
+     */
+    @Test
+    void onlyTheWarmUpThreadsRunDuringTheWarmUp() {
+        Stm stm = Stm.create();
+        int threads = 3;
+        long warmup = TimeUnit.MILLISECONDS.toNanos(300);
+        long[] firstRun = new long[threads];
+        long[] runs = new long[threads];
+        TwoTypes base = new TwoTypes(stm, List.of(), 0);
+        Workload w = new Workload() {
+            @Override
+            public String name() {
+                return "first-run";
+            }
+
+            @Override
+            public Map<String, Object> parameters() {
+                return new LinkedHashMap<>();
+            }
+
+            @Override
+            public List<String> transactionTypes() {
+                return List.of();
+            }
+
+            @Override
+            public void load(Loader loader) {
+            }
+
+            @Override
+            public Worker newWorker(int index) {
+                Worker inner = base.newWorker(index);
+                return new Worker() {
+                    @Override
+                    public boolean runOne() {
+                        if (runs[index]++ == 0) {
+                            firstRun[index] = System.nanoTime();
+                        }
+                        return inner.runOne();
+                    }
+
+                    @Override
+                    public int lastType() {
+                        return 0;
+                    }
+                };
+            }
+
+            @Override
+            public CheckResult check() {
+                return CheckResult.ok("nothing to check");
+            }
+        };
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        RunResult r;
+        long start = System.nanoTime();
+        try (PrintStream p = new PrintStream(progress, true, StandardCharsets.UTF_8)) {
+            r = new Runner(stm, new Runner.Settings(threads, warmup, MEASURE, 1, false, 1), p).run(w, 3);
+        }
+        assertTrue(firstRun[0] - start < warmup, "the warm-up thread ran in the warm-up");
+        for (int i = 1; i < threads; i++) {
+            assertTrue(runs[i] > 0, "worker " + i + " ran in the measured interval");
+            assertTrue(firstRun[i] - firstRun[0] >= warmup - TimeUnit.MILLISECONDS.toNanos(20),
+                    "worker " + i + " started " + (firstRun[i] - firstRun[0]) / 1e6 + " ms after worker 0");
+        }
+        assertEquals(1, r.parameters().get("warmupThreads"));
+        assertThrows(IllegalArgumentException.class, () -> new Runner.Settings(2, warmup, MEASURE, 1, false, 3));
+        assertThrows(IllegalArgumentException.class, () -> new Runner.Settings(2, warmup, MEASURE, 1, false, 0));
+    }
 }

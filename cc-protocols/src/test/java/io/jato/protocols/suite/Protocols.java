@@ -39,10 +39,17 @@ public final class Protocols {
         return correct().stream();
     }
 
+    /**
+     * The system property that limits the suites to some protocols: a comma-separated list of
+     * names. A protocol written outside this repository runs the suites (the {@code tests}
+     * classifier of {@code jato-protocols}) with {@code -Djato.suite.protocols=its-name}.
+     */
+    public static final String ONLY_PROPERTY = "jato.suite.protocols";
+
     /** @return the names of every correct protocol, sorted; fails if none is registered */
     public static List<String> correct() {
         List<String> names = Stm.availableProtocols().stream()
-                .filter(n -> !isTestOnly(n) && !isWeaklyIsolated(n))
+                .filter(n -> !isTestOnly(n) && !isWeaklyIsolated(n) && isSelected(n))
                 .collect(Collectors.toList());
         if (names.isEmpty()) {
             throw new IllegalStateException("no protocol registered: the suites would test nothing");
@@ -53,8 +60,27 @@ public final class Protocols {
     /** @return the names of the registered protocols below serializability, sorted */
     public static List<String> weaklyIsolated() {
         return Stm.availableProtocols().stream()
-                .filter(n -> !isTestOnly(n) && isWeaklyIsolated(n))
+                .filter(n -> !isTestOnly(n) && isWeaklyIsolated(n) && isSelected(n))
                 .collect(Collectors.toList());
+    }
+
+    /** @return true if {@value #ONLY_PROPERTY} is unset: every registered protocol is under test */
+    public static boolean allSelected() {
+        return System.getProperty(ONLY_PROPERTY, "").trim().isEmpty();
+    }
+
+    /** @return true unless {@value #ONLY_PROPERTY} is set and does not name the protocol */
+    private static boolean isSelected(String name) {
+        String only = System.getProperty(ONLY_PROPERTY, "").trim();
+        if (only.isEmpty()) {
+            return true;
+        }
+        for (String n : only.split(",")) {
+            if (n.trim().equals(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return true for the protocols the test sources register to test the suites and the core */
