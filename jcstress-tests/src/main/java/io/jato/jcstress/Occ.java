@@ -6,6 +6,8 @@ import io.jato.stm.spi.LongItem;
 import io.jato.stm.spi.ProtocolContext;
 import io.jato.stm.spi.RefItem;
 
+import java.util.Map;
+
 /**
  * The default protocol's {@link OccControl}, created the way a store creates it, and the
  * non-transactional write sequence the item-level tests race against (the one stm-collections'
@@ -17,7 +19,7 @@ final class Occ {
      * {@code unlockNonTx}, {@code loadLong}, {@code loadRef}) keep no state outside the item.
      */
     static final OccControl CC = (OccControl) new OccProtocol()
-            .create(ProtocolContext.withDefaults(new OccProtocol(), 40_000_000L, 256, 1024));
+            .create(ProtocolContext.create(new OccProtocol(), 40_000_000L, 256, 1024, Map.of()));
 
     private Occ() {
     }

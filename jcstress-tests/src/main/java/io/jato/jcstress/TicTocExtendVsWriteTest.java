@@ -13,6 +13,8 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IJJ_Result;
 
+import java.util.Map;
+
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -43,7 +45,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class TicTocExtendVsWriteTest {
     /** One instance for every state: the operations used keep no state outside the item. */
     static final ConcurrencyControl CC = new TicTocProtocol()
-            .create(ProtocolContext.withDefaults(new TicTocProtocol(), 40_000_000L, 256, 1024));
+            .create(ProtocolContext.create(new TicTocProtocol(), 40_000_000L, 256, 1024, Map.of()));
 
     private final LongItem x = new LongItem(0);
 

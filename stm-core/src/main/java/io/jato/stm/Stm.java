@@ -78,10 +78,9 @@ public final class Stm {
     private Stm(Builder b, Protocol protocol) {
         this.name = b.name;
         this.protocolName = protocol.name();
-        this.capabilities = Objects.requireNonNull(protocol.capabilities(),
-                () -> "protocol '" + protocol.name() + "' declared null capabilities");
-        this.protocolContext = ProtocolContext.create(TimeUnit.MILLISECONDS.toNanos(b.epochMillis),
-                b.lockSpinLimit, b.readSpinLimit, protocol.name(), capabilities, optionValues(protocol, b.options));
+        this.protocolContext = ProtocolContext.create(protocol, TimeUnit.MILLISECONDS.toNanos(b.epochMillis),
+                b.lockSpinLimit, b.readSpinLimit, b.options);
+        this.capabilities = protocolContext.capabilities();
         this.statistics = b.statistics;
         this.settings = new long[] {b.backoffBaseNanos, b.backoffMaxNanos, b.maxAttempts};
         this.cc = protocol.create(protocolContext);
@@ -350,26 +349,6 @@ public final class Stm {
                     + String.join(", ", known.keySet()));
         }
         return p;
-    }
-
-    /**
-     * Every option the protocol declares, with the builder's value or the default.
-     *
-     * @throws IllegalArgumentException if {@code given} names an option the protocol does not declare
-     */
-    private static Map<String, String> optionValues(Protocol protocol, Map<String, String> given) {
-        Map<String, String> values = new LinkedHashMap<>();
-        for (ProtocolOption o : protocol.options()) {
-            values.put(o.name(), o.defaultValue());
-        }
-        for (Map.Entry<String, String> e : given.entrySet()) {
-            if (!values.containsKey(e.getKey())) {
-                throw new IllegalArgumentException("protocol '" + protocol.name() + "' has no option '" + e.getKey()
-                        + "'; its options: " + (values.isEmpty() ? "none" : String.join(", ", values.keySet())));
-            }
-            values.put(e.getKey(), e.getValue());
-        }
-        return values;
     }
 
     private static TreeMap<String, Protocol> loadProtocols() {

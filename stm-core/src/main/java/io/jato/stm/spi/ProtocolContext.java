@@ -5,6 +5,7 @@ import io.jato.stm.internal.Epoch;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -47,15 +48,20 @@ public final class ProtocolContext {
     }
 
     /**
-     * Creates a store's context; called by the store. Protocol authors receive it in {@link Protocol#create}.
+     * Creates a store's context for {@code protocol}; called by the store (and by harnesses that run
+     * a protocol without a store, e.g. jcstress tests). Protocol authors receive it in
+     * {@link Protocol#create}.
      *
-     * @param options every option the protocol declares, mapped to its value (given or default)
+     * @param givenOptions option values set on the builder; every other declared option takes its
+     *                     default
+     * @throws IllegalArgumentException if {@code givenOptions} names an option the protocol does not
+     *                                  declare (the message lists the ones it does)
+     * @throws NullPointerException     if the protocol declares null capabilities
      */
-    public static ProtocolContext create(long epochPeriodNanos, int lockSpinLimit, int readSpinLimit,
-                                         String protocolName, Capabilities capabilities, Map<String, String> options) {
-        return new ProtocolContext(new Epoch(epochPeriodNanos), lockSpinLimit, readSpinLimit,
-                Objects.requireNonNull(protocolName, "protocolName"), Objects.requireNonNull(capabilities, "capabilities"),
-                Map.copyOf(options), new Registry());
+    public static ProtocolContext create(Protocol protocol, long epochPeriodNanos, int lockSpinLimit,
+                                         int readSpinLimit, Map<String, String> givenOptions) {
+        return new ProtocolContext(new Epoch(epochPeriodNanos), lockSpinLimit, readSpinLimit, protocol.name(),
+                capabilitiesOf(protocol), optionValues(protocol, givenOptions), new Registry());
     }
 
     /**
@@ -65,26 +71,29 @@ public final class ProtocolContext {
      * declared default.
      */
     public ProtocolContext child(Protocol protocol) {
-        return new ProtocolContext(epoch, lockSpinLimit, readSpinLimit, protocol.name(), protocol.capabilities(),
-                defaults(protocol), registry);
+        return new ProtocolContext(epoch, lockSpinLimit, readSpinLimit, protocol.name(), capabilitiesOf(protocol),
+                optionValues(protocol, Map.of()), registry);
     }
 
-    private static Map<String, String> defaults(Protocol protocol) {
-        Map<String, String> values = new java.util.LinkedHashMap<>();
+    private static Capabilities capabilitiesOf(Protocol protocol) {
+        return Objects.requireNonNull(protocol.capabilities(),
+                () -> "protocol '" + protocol.name() + "' declared null capabilities");
+    }
+
+    /** Every option the protocol declares, with the given value or the default; unknown names refused. */
+    private static Map<String, String> optionValues(Protocol protocol, Map<String, String> given) {
+        Map<String, String> values = new LinkedHashMap<>();
         for (ProtocolOption o : protocol.options()) {
             values.put(o.name(), o.defaultValue());
         }
-        return values;
-    }
-
-    /**
-     * A context for {@code protocol} with every option at its declared default: for harnesses that
-     * create a protocol instance without a store (jcstress tests, a protocol's own unit tests).
-     */
-    public static ProtocolContext withDefaults(Protocol protocol, long epochPeriodNanos, int lockSpinLimit,
-                                               int readSpinLimit) {
-        return create(epochPeriodNanos, lockSpinLimit, readSpinLimit, protocol.name(), protocol.capabilities(),
-                defaults(protocol));
+        for (Map.Entry<String, String> e : given.entrySet()) {
+            if (!values.containsKey(e.getKey())) {
+                throw new IllegalArgumentException("protocol '" + protocol.name() + "' has no option '" + e.getKey()
+                        + "'; its options: " + (values.isEmpty() ? "none" : String.join(", ", values.keySet())));
+            }
+            values.put(e.getKey(), e.getValue());
+        }
+        return Map.copyOf(values);
     }
 
     /** Advances the epoch if its period elapsed; called by committing threads every few thousand commits. */

@@ -50,10 +50,12 @@ final class RetryLoop {
         if (txn.status != TxnContext.IDLE) {
             return joinNested(fn, body, declaredReadOnly);
         }
-        thread.running = txn;
-        txn.type = type;
-        counters.type(type);
         try {
+            // Inside the try: the first transaction of a type on this thread allocates its
+            // statistics row, and an OutOfMemoryError there must not leave the thread marked running.
+            thread.running = txn;
+            txn.type = type;
+            counters.type(type);
             for (int a = 0;; a++) {
                 T result = null;
                 AbortCause cause;
