@@ -47,6 +47,12 @@ abstract class HashMapCore<N extends RefItem> {
     private static final AtomicInteger MAP_IDS = new AtomicInteger();
 
     final Stm stm;
+    /**
+     * The protocol domain of every item of this map: its stripes and every node any transaction
+     * or loader ever inserts. Asked of the store once, so that the whole map is bound to one
+     * protocol (a node in another domain than its stripe would be validated by another protocol).
+     */
+    final int domain;
     /** The absence stripes; each map picks a key's stripe with its own hash of the key. */
     final TxItem[] stripes;
     /** This map's bit for {@link TxnContext#markInserts}: lookups skip own-insert checks when it is clear. */
@@ -65,13 +71,14 @@ abstract class HashMapCore<N extends RefItem> {
      */
     HashMapCore(Stm stm, int expectedSize) {
         this.stm = Objects.requireNonNull(stm, "stm");
+        this.domain = stm.protocolDomain();
         if (expectedSize < 0) {
             throw new IllegalArgumentException("expectedSize must be >= 0, got " + expectedSize);
         }
         int n = Integer.highestOneBit(Math.max(64, Math.min(1 << 16, expectedSize / 4)) - 1) << 1;
         this.stripes = new TxItem[n];
         for (int i = 0; i < n; i++) {
-            stripes[i] = new TxItem();
+            stripes[i] = new TxItem(domain);
         }
     }
 

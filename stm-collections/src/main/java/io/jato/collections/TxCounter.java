@@ -28,7 +28,7 @@ public final class TxCounter {
     /** Creates a counter in {@code stm} starting at {@code initial}. */
     public TxCounter(Stm stm, long initial) {
         this.stm = Objects.requireNonNull(stm, "stm");
-        this.cell = new LongItem(initial);
+        this.cell = new LongItem(initial, stm.protocolDomain());
     }
 
     /** Creates a counter starting at zero. */

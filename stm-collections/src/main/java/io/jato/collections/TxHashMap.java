@@ -293,7 +293,7 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
     private void insert(TxnContext ctx, K key, long h, Object value) {
         Entry se = ctx.find(stripeFor(h));
         // locate() observed the stripe, so its entry exists.
-        Node<K> fresh = new Node<>(key, h);
+        Node<K> fresh = new Node<>(key, h, domain);
         fresh.pendingNext = (Node<K>) se.pendingRef();
         bufferInsert(ctx, se, fresh, key, value);
     }
@@ -388,7 +388,7 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
                     if (old != RETRY) {
                         return (V) old;
                     }
-                } else if (map.insertNonTx(cc, map.stripeFor(h), new Node<>(key, h), value)) {
+                } else if (map.insertNonTx(cc, map.stripeFor(h), new Node<>(key, h, map.domain), value)) {
                     return null;
                 }
             }

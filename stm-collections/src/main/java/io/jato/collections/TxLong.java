@@ -19,7 +19,7 @@ public final class TxLong {
     /** Creates a cell in {@code stm} holding {@code initial}. */
     public TxLong(Stm stm, long initial) {
         this.stm = Objects.requireNonNull(stm, "stm");
-        this.cell = new LongItem(initial);
+        this.cell = new LongItem(initial, stm.protocolDomain());
     }
 
     /** @return the value as of this transaction */

@@ -276,7 +276,7 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
     private void insert(TxnContext ctx, long key, Object value) {
         Entry se = ctx.find(stripeFor(key));
         // locate() observed the stripe, so its entry exists.
-        Node fresh = new Node(key);
+        Node fresh = new Node(key, domain);
         fresh.pendingNext = (Node) se.pendingRef();
         bufferInsert(ctx, se, fresh, null, value);
     }
@@ -362,7 +362,7 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
                     if (old != RETRY) {
                         return (V) old;
                     }
-                } else if (map.insertNonTx(cc, map.stripeFor(key), new Node(key), value)) {
+                } else if (map.insertNonTx(cc, map.stripeFor(key), new Node(key, map.domain), value)) {
                     return null;
                 }
             }

@@ -22,7 +22,7 @@ public final class TxRef<V> {
     /** Creates a reference in {@code stm} holding {@code initial}. */
     public TxRef(Stm stm, V initial) {
         this.stm = Objects.requireNonNull(stm, "stm");
-        this.cell = new RefItem(initial);
+        this.cell = new RefItem(initial, stm.protocolDomain());
     }
 
     /** @return the value as of this transaction */

@@ -15,7 +15,8 @@ import java.util.Objects;
  * Design. Columns live in the generated subclass's own plain fields, one copy, updated in place at
  * commit. Each group has a version item: group 0 is the record object itself (a record with one
  * group costs no extra object), the others are plain TxItems; in the COARSE layout every group
- * maps to the record itself. Versions are owned by the store's protocol like any other item.
+ * maps to the record itself. Versions are owned by the record's protocol like any other item:
+ * every group's item is made in the one protocol domain the store gave the record.
  *
  * Reading a column: observe the group's item (OCC: wait for it to be unlocked, record the word),
  * load the field, then TxnContext.checkRead — an acquire fence and the protocol's isCurrent. If
@@ -64,7 +65,18 @@ public abstract class AbstractRecord extends TxItem {
      * @param groupCount the number of declared groups, 1 to 32
      */
     protected AbstractRecord(Stm stm, RecordLayout layout, int groupCount) {
-        this.stm = Objects.requireNonNull(stm, "stm");
+        this(stm, domainOf(stm), layout, groupCount);
+    }
+
+    /**
+     * @param domain the record's protocol domain, asked of the store once ({@link #domainOf}) and
+     *               passed down because the record is itself group 0's item: {@code super} needs
+     *               the domain before the other groups' items are made, and all of them must be
+     *               bound to the same protocol (asking again could bind them to another one)
+     */
+    private AbstractRecord(Stm stm, int domain, RecordLayout layout, int groupCount) {
+        super(domain);
+        this.stm = stm;
         this.layout = Objects.requireNonNull(layout, "layout");
         if (groupCount < 1 || groupCount > 32) {
             throw new IllegalArgumentException("a record has 1 to 32 groups, got " + groupCount);
@@ -76,10 +88,15 @@ public abstract class AbstractRecord extends TxItem {
             TxItem[] its = new TxItem[groupCount];
             its[0] = this;
             for (int g = 1; g < groupCount; g++) {
-                its[g] = new TxItem();
+                its[g] = new TxItem(domain);
             }
             this.items = its;
         }
+    }
+
+    /** @return the protocol domain of a new record of {@code stm}; checks {@code stm} first */
+    private static int domainOf(Stm stm) {
+        return Objects.requireNonNull(stm, "stm").protocolDomain();
     }
 
     /** @return the version item of group {@code g} */

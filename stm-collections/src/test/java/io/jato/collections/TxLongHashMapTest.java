@@ -189,7 +189,7 @@ class TxLongHashMapTest {
         LongNodeIndex index = new LongNodeIndex(0);
         int cap = index.capacity();
         for (long k = 0; k < 1000; k++) {
-            assertNull(index.putIfAbsent(new LongNodeIndex.Node(k)));
+            assertNull(index.putIfAbsent(new LongNodeIndex.Node(k, 0)));
         }
         assertEquals(cap, index.capacity(), "putIfAbsent resized");
         for (long k = 0; k < 1000; k++) {
@@ -217,7 +217,7 @@ class TxLongHashMapTest {
         for (long w = 0; w < 16; w++) {
             for (long d = 0; d < 10; d++) {
                 for (long o = 0; o < 30; o++) {
-                    LongNodeIndex.Node n = new LongNodeIndex.Node(packed(w, d, o));
+                    LongNodeIndex.Node n = new LongNodeIndex.Node(packed(w, d, o), 0);
                     index.reserve(1);   // growth happens here, never inside putIfAbsent
                     assertNull(index.putIfAbsent(n));
                     nodes.add(n);
@@ -228,7 +228,7 @@ class TxLongHashMapTest {
         assertTrue(index.resizeCount() >= 8, "resizes: " + index.resizeCount());
         for (LongNodeIndex.Node n : nodes) {
             assertSame(n, index.get(n.key));
-            assertSame(n, index.putIfAbsent(new LongNodeIndex.Node(n.key)));
+            assertSame(n, index.putIfAbsent(new LongNodeIndex.Node(n.key, 0)));
         }
         // Spread: no bucket far above the mean (a weak hash on packed keys piles up per warehouse).
         int[] buckets = new int[index.capacity()];
@@ -284,7 +284,7 @@ class TxLongHashMapTest {
             LongNodeIndex rawIndex = new LongNodeIndex(0);
             LongNodeIndex.Node[] rawNodes = new LongNodeIndex.Node[keys.length];
             for (int i = 0; i < keys.length; i++) {
-                rawNodes[i] = new LongNodeIndex.Node(keys[i]);
+                rawNodes[i] = new LongNodeIndex.Node(keys[i], 0);
             }
             for (int i = 0; i < preloaded; i++) {
                 rawIndex.putIfAbsent(rawNodes[i]);

@@ -1,6 +1,7 @@
 package io.jato.stm;
 
 import io.jato.stm.internal.StoreAccess;
+import io.jato.stm.internal.StoreProtocol;
 import io.jato.stm.internal.Tunables;
 import io.jato.stm.internal.Version;
 import io.jato.stm.internal.occ.OccProtocol;
@@ -8,11 +9,13 @@ import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Protocol;
 import io.jato.stm.spi.ProtocolContext;
 import io.jato.stm.spi.ProtocolOption;
+import io.jato.stm.spi.TxItem;
 import io.jato.stm.spi.TxnContext;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +24,7 @@ import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A transactional store: the transactional objects created for it and the concurrency-control
@@ -69,22 +73,116 @@ public final class Stm {
     private static final StoreAccess ACCESS = StoreAccess.get();
 
     private final ThreadLocal<TxnContext> contexts;
-    private final List<TxnContext> registered = new ArrayList<>();
+    private final List<TxnContext> registered;
     /** Counters of contexts whose threads have died; guarded by {@code registered}. */
-    private final long[] retired = new long[COUNTER_SLOTS];
+    private final long[] retired;
     /** The same per transaction type (rows by type id, created when needed); guarded by {@code registered}. */
-    private final long[][] retiredByType = new long[TxnType.MAX_TYPES][];
+    private final long[][] retiredByType;
 
-    private Stm(Builder b, Protocol protocol) {
+    /*
+     * Several protocols per store. The store object the builder returns is the root: objects
+     * created on it are bound to the default protocol (domain 0). withProtocol(name) returns a
+     * view: a second Stm object sharing every field above with the root (one store: the same
+     * transactions, contexts, statistics), whose objects are bound to that protocol's domain.
+     */
+    /** The store object the builder returned; {@code this} for the root. */
+    private final Stm root;
+    /** The protocol domain new objects of this store object are bound to (0 on the root). */
+    private final int domain;
+    /** Every protocol of the store by domain (one element unless objects may be bound to others). */
+    private final List<String> protocolNames;
+    /** The root's views, by domain (index 0: the root itself); null in a view. */
+    private final Stm[] views;
+    /** Testing aid: objects created on the root take the store's domains in turn; null when off. */
+    private final AtomicInteger rotation;
+
+    private Stm(Builder b, List<Protocol> protocols) {
+        Protocol protocol = protocols.get(0);
         this.name = b.name;
         this.protocolName = protocol.name();
-        this.protocolContext = ProtocolContext.create(protocol, TimeUnit.MILLISECONDS.toNanos(b.epochMillis),
-                b.lockSpinLimit, b.readSpinLimit, b.options);
+        long epochNanos = TimeUnit.MILLISECONDS.toNanos(b.epochMillis);
+        if (protocols.size() == 1) {
+            this.protocolContext = ProtocolContext.create(protocol, epochNanos, b.lockSpinLimit, b.readSpinLimit,
+                    b.optionsOf(protocol.name(), true));
+            this.cc = protocol.create(protocolContext);
+        } else {
+            List<Map<String, String>> options = new ArrayList<>();
+            for (int d = 0; d < protocols.size(); d++) {
+                options.add(b.optionsOf(protocols.get(d).name(), d == 0));
+            }
+            StoreProtocol sp = ACCESS.newMixedStore(mixedName(protocols), mixedCapabilities(protocols), protocols,
+                    options, epochNanos, b.lockSpinLimit, b.readSpinLimit);
+            this.protocolContext = sp.context();
+            this.cc = sp.control();
+        }
         this.capabilities = protocolContext.capabilities();
         this.statistics = b.statistics;
         this.settings = new long[] {b.backoffBaseNanos, b.backoffMaxNanos, b.maxAttempts};
-        this.cc = protocol.create(protocolContext);
         this.contexts = new ThreadLocal<>();
+        this.registered = new ArrayList<>();
+        this.retired = new long[COUNTER_SLOTS];
+        this.retiredByType = new long[TxnType.MAX_TYPES][];
+        this.root = this;
+        this.domain = 0;
+        List<String> names = new ArrayList<>();
+        for (Protocol p : protocols) {
+            names.add(p.name());
+        }
+        this.protocolNames = List.copyOf(names);
+        this.views = new Stm[protocols.size()];
+        this.rotation = b.rotateObjectProtocols && protocols.size() > 1 ? new AtomicInteger() : null;
+        views[0] = this;
+        for (int d = 1; d < views.length; d++) {
+            views[d] = new Stm(this, d);
+        }
+    }
+
+    /** A view of {@code root} whose new objects are bound to protocol domain {@code domain}. */
+    private Stm(Stm root, int domain) {
+        this.name = root.name;
+        this.protocolName = root.protocolNames.get(domain);
+        this.protocolContext = root.protocolContext;
+        this.cc = root.cc;
+        this.capabilities = root.capabilities;
+        this.statistics = root.statistics;
+        this.settings = root.settings;
+        this.contexts = root.contexts;
+        this.registered = root.registered;
+        this.retired = root.retired;
+        this.retiredByType = root.retiredByType;
+        this.root = root;
+        this.domain = domain;
+        this.protocolNames = root.protocolNames;
+        this.views = null;
+        this.rotation = null;
+    }
+
+    private static String mixedName(List<Protocol> protocols) {
+        StringBuilder sb = new StringBuilder();
+        for (Protocol p : protocols) {
+            sb.append(sb.length() == 0 ? "" : "+").append(p.name());
+        }
+        return sb.toString();
+    }
+
+    /**
+     * What every transaction of a store mixing {@code protocols} gets: serializability (each must
+     * declare it), the features all of them offer, and remote aborts if any of them uses them (the
+     * commit driver then gives every transaction the point-of-no-return CAS).
+     */
+    private static Capabilities mixedCapabilities(List<Protocol> protocols) {
+        EnumSet<Capabilities.Feature> common = EnumSet.allOf(Capabilities.Feature.class);
+        boolean remote = false;
+        for (Protocol p : protocols) {
+            Capabilities c = Objects.requireNonNull(p.capabilities(),
+                    () -> "protocol '" + p.name() + "' declared null capabilities");
+            common.retainAll(c.features());
+            remote |= c.has(Capabilities.Feature.REMOTE_ABORT);
+        }
+        if (remote) {
+            common.add(Capabilities.Feature.REMOTE_ABORT);
+        }
+        return Capabilities.of(Capabilities.Isolation.SERIALIZABLE, common.toArray(new Capabilities.Feature[0]));
     }
 
     /** @return a builder with the defaults: protocol {@code "occ"}, statistics on */
@@ -195,9 +293,54 @@ public final class Stm {
         return name;
     }
 
-    /** @return the name of the protocol this store runs */
+    /**
+     * @return the name of the protocol this store object binds new objects to: the store's
+     *         default protocol, or for a view from {@link #withProtocol} that view's protocol
+     */
     public String protocol() {
         return protocolName;
+    }
+
+    /**
+     * @return every protocol of this store, the default first: one element unless the builder
+     *         added {@link Builder#objectProtocol object protocols}
+     */
+    public List<String> protocols() {
+        return protocolNames;
+    }
+
+    /**
+     * Returns the same store seen as one whose new transactional objects are bound to
+     * {@code protocolName}: pass it where an object is created ({@code new TxHashMap<>(stm.withProtocol("tictoc"))},
+     * a record's constructor, ...) and every item of that object is locked, versioned and
+     * validated by that protocol, while transactions, statistics and every other operation are the
+     * store's, whichever object they go through. A transaction may touch objects of several
+     * protocols; its commit admits only what every one of them permits (see
+     * {@code docs/mixed-protocols.md}). The default protocol's name gives the store itself.
+     *
+     * @throws IllegalArgumentException if the store was not built with that protocol (the message
+     *                                  lists the ones it has)
+     */
+    public Stm withProtocol(String protocolName) {
+        Objects.requireNonNull(protocolName, "protocolName");
+        int d = root.protocolNames.indexOf(protocolName);
+        if (d < 0) {
+            throw new IllegalArgumentException("store '" + name + "' has no protocol '" + protocolName
+                    + "'; its protocols: " + String.join(", ", root.protocolNames)
+                    + " (add one with Stm.Builder.objectProtocol)");
+        }
+        return root.views[d];
+    }
+
+    /**
+     * SPI, for transactional-object implementations: the protocol domain to create this object's
+     * items in ({@code new RefItem(v, stm.protocolDomain())}, {@code new TxItem(domain)}); call
+     * once per object and use the result for every item the object ever creates. 0 in a store of
+     * one protocol.
+     */
+    public int protocolDomain() {
+        AtomicInteger r = rotation;
+        return r == null ? domain : Math.floorMod(r.getAndIncrement(), views.length);
     }
 
     /**
@@ -293,7 +436,8 @@ public final class Stm {
 
     @Override
     public String toString() {
-        return "Stm{" + name + ", protocol=" + protocolName + '}';
+        return "Stm{" + name + ", protocol=" + protocolName
+                + (protocolNames.size() > 1 ? ", protocols=" + String.join("+", protocolNames) : "") + '}';
     }
 
     private TxnContext context() {
@@ -302,7 +446,7 @@ public final class Stm {
     }
 
     private TxnContext newContext() {
-        TxnContext c = ACCESS.newContext(this, cc, protocolContext, statistics, settings);
+        TxnContext c = ACCESS.newContext(root, cc, protocolContext, statistics, settings);
         synchronized (registered) {
             // Fold away threads that died, so thread churn does not grow the registry.
             foldDeadThreads();
@@ -379,8 +523,68 @@ public final class Stm {
         private int readSpinLimit = Tunables.READ_SPINS;
         private int epochMillis = Tunables.EPOCH_MILLIS;
         private final Map<String, String> options = new LinkedHashMap<>();
+        private final List<String> objectProtocols = new ArrayList<>();
+        private boolean rotateObjectProtocols;
 
         private Builder() {
+        }
+
+        /**
+         * Adds a protocol that objects of the store may be bound to, besides the default one
+         * ({@link #protocol}): {@link Stm#withProtocol} then gives the store object that creates
+         * such objects. Every protocol of a store with several must declare serializability (the
+         * argument that their mix is serializable needs it); its options are set with
+         * {@link #option} as {@code "protocolName.option"}. At most 16 protocols per store.
+         * Checked at {@link #build()}.
+         */
+        public Builder objectProtocol(String protocolName) {
+            Objects.requireNonNull(protocolName, "protocolName");
+            if (!objectProtocols.contains(protocolName)) {
+                objectProtocols.add(protocolName);
+            }
+            return this;
+        }
+
+        /**
+         * Testing aid for stores with {@link #objectProtocol object protocols}: each object created
+         * on the store itself (not on a {@link Stm#withProtocol} view) is bound to the next of the
+         * store's protocols in turn, so that a test written for one protocol makes its
+         * transactions span all of them. Not meant for applications. Default off.
+         */
+        public Builder rotateObjectProtocols(boolean enabled) {
+            this.rotateObjectProtocols = enabled;
+            return this;
+        }
+
+        /**
+         * The options for {@code protocol}: {@code "protocol.x"} keys, and unqualified ones for
+         * the default protocol. A qualified key naming no protocol of the store is refused.
+         */
+        private Map<String, String> optionsOf(String protocolName, boolean isDefault) {
+            Map<String, String> out = new LinkedHashMap<>();
+            String prefix = protocolName + ".";
+            for (Map.Entry<String, String> e : options.entrySet()) {
+                String k = e.getKey();
+                if (k.startsWith(prefix)) {
+                    out.put(k.substring(prefix.length()), e.getValue());
+                } else if (isDefault && !isQualified(k)) {
+                    out.put(k, e.getValue());
+                }
+            }
+            return out;
+        }
+
+        /** @return true if {@code key} starts with the name of one of the store's protocols and a dot */
+        private boolean isQualified(String key) {
+            if (key.startsWith(protocol + ".")) {
+                return true;
+            }
+            for (String p : objectProtocols) {
+                if (key.startsWith(p + ".")) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /**
@@ -397,7 +601,10 @@ public final class Stm {
             return this;
         }
 
-        /** The protocol by name; see {@link Stm#availableProtocols()}. Default {@code "occ"}. */
+        /**
+         * The store's default protocol by name, which objects are bound to unless created through
+         * {@link Stm#withProtocol}; see {@link Stm#availableProtocols()}. Default {@code "occ"}.
+         */
         public Builder protocol(String protocolName) {
             this.protocol = Objects.requireNonNull(protocolName, "protocolName");
             return this;
@@ -473,7 +680,35 @@ public final class Stm {
          * @throws IllegalArgumentException if the protocol name is unknown; the message lists the known ones
          */
         public Stm build() {
-            return new Stm(this, find(protocol));
+            List<Protocol> protocols = new ArrayList<>();
+            protocols.add(find(protocol));
+            for (String p : objectProtocols) {
+                if (!p.equals(protocol)) {
+                    protocols.add(find(p));
+                }
+            }
+            if (protocols.size() > TxItem.MAX_DOMAINS) {
+                throw new IllegalArgumentException("a store has at most " + TxItem.MAX_DOMAINS + " protocols, got "
+                        + protocols.size());
+            }
+            if (protocols.size() > 1) {
+                for (Protocol p : protocols) {
+                    if (!p.capabilities().serializable()) {
+                        throw new IllegalArgumentException("protocol '" + p.name() + "' declares "
+                                + p.capabilities().isolation() + "; only serializable protocols can be mixed in "
+                                + "one store (objectProtocol)");
+                    }
+                }
+            }
+            for (String k : options.keySet()) {
+                int dot = k.indexOf('.');
+                if (dot > 0 && !isQualified(k) && protocols.size() > 1) {
+                    throw new IllegalArgumentException("option '" + k + "' names no protocol of the store; its "
+                            + "protocols: " + protocol + (objectProtocols.isEmpty() ? "" : ", "
+                            + String.join(", ", objectProtocols)));
+                }
+            }
+            return new Stm(this, protocols);
         }
     }
 }

@@ -1,8 +1,9 @@
 package io.jato.workloads;
 
+import java.util.List;
 import java.util.Map;
 
-/** A minimal JSON writer for the run report: objects, strings, numbers, booleans, nested maps. */
+/** A minimal JSON writer for the run report: objects, strings, numbers, booleans, nested maps, lists. */
 final class Json {
     private Json() {
     }
@@ -19,6 +20,13 @@ final class Json {
             sb.append("null");
         } else if (v instanceof Map<?, ?> m) {
             object(sb, m, depth);
+        } else if (v instanceof List<?> l) {
+            sb.append('[');
+            for (int i = 0; i < l.size(); i++) {
+                sb.append(i == 0 ? "" : ", ");
+                value(sb, l.get(i), depth);
+            }
+            sb.append(']');
         } else if (v instanceof Boolean) {
             sb.append(v);
         } else if (v instanceof Double || v instanceof Float) {

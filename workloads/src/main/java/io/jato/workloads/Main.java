@@ -103,9 +103,13 @@ public final class Main {
                 : "unknown command '" + name + "'") + "; commands: " + commandNames());
     }
 
-    /** Builds the store; {@code options} is {@code NAME=VALUE,...} (may be empty). */
-    private static Stm store(String protocol, String options) throws UsageException {
+    /**
+     * Builds the store; {@code options} is {@code NAME=VALUE,...} (may be empty); {@code objectProtocols}
+     * are the workload's further protocols, known and other than {@code protocol}.
+     */
+    private static Stm store(String protocol, String options, List<String> objectProtocols) throws UsageException {
         Stm.Builder b = Stm.builder().protocol(protocol);
+        objectProtocols.forEach(b::objectProtocol);
         for (String pair : options.split(",")) {
             if (pair.isBlank()) {
                 continue;
@@ -143,6 +147,21 @@ public final class Main {
             if (!known.contains(protocol)) {
                 throw new UsageException("unknown protocol '" + protocol + "'; known protocols: " + String.join(", ", known));
             }
+            List<String> objectProtocols = new ArrayList<>();
+            for (String p : command.objectProtocols(o)) {
+                if (!known.contains(p)) {
+                    throw new UsageException("unknown protocol '" + p + "' in the " + command.name()
+                            + " options; known protocols: " + String.join(", ", known));
+                }
+                if (!p.equals(protocol) && !objectProtocols.contains(p)) {
+                    objectProtocols.add(p);
+                }
+            }
+            if (!objectProtocols.isEmpty()
+                    && (protocol.equals(NoneProtocol.NAME) || objectProtocols.contains(NoneProtocol.NAME))) {
+                throw new UsageException("protocol 'none' has no concurrency control and cannot be mixed with other"
+                        + " protocols (here " + protocol + ", " + String.join(", ", objectProtocols) + ")");
+            }
             int threads = o.intValue("threads", 2, 1, MAX_THREADS);
             double duration = o.doubleValue("duration", 10, 0.001, 1e7, false);
             double warmup = o.doubleValue("warmup", 2, 0, 1e7, false);
@@ -159,7 +178,7 @@ public final class Main {
             settings = new Runner.Settings(threads, seconds(warmup), seconds(duration),
                     noCc ? 1 : Math.max(1, Runtime.getRuntime().availableProcessors()), o.has("interrupt"),
                     warmupThreads);
-            stm = store(protocol, o.has("options") ? o.string("options", "") : "");
+            stm = store(protocol, o.has("options") ? o.string("options", "") : "", objectProtocols);
             workload = command.create(o, stm, seed);
         } catch (UsageException e) {
             return usageError(err, who, e.getMessage());

@@ -32,7 +32,7 @@ public final class Report {
         r.parameters().forEach((k, v) -> params.append(params.length() == 0 ? "" : "  ").append(k).append('=').append(v));
         out.println();
         out.printf(Locale.ROOT, "workload     %s  %s  seed=%d%n", r.workload(), params, r.seed());
-        out.printf(Locale.ROOT, "protocol     %s%n", r.protocol());
+        out.printf(Locale.ROOT, "protocol     %s%n", r.protocolSummary());
         out.printf(Locale.ROOT, "threads      %d%n", r.threads());
         out.printf(Locale.ROOT, "duration     %.2f s measured, after %.2f s warm-up (load took %.2f s)%n",
                 r.measuredNanos() / 1e9, r.warmupNanos() / 1e9, r.loadNanos() / 1e9);
@@ -108,6 +108,10 @@ public final class Report {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("workload", r.workload());
         m.put("protocol", r.protocol());
+        if (r.protocols().size() > 1) {
+            m.put("protocols", r.protocols());
+            m.put("object_protocols", r.objectProtocols());
+        }
         m.put("threads", r.threads());
         m.put("seed", r.seed());
         m.put("parameters", r.parameters());

@@ -3,6 +3,9 @@ package io.jato.workloads;
 import io.jato.stm.StmStatistics;
 import org.HdrHistogram.Histogram;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -11,7 +14,7 @@ import java.util.Map;
  *
  * @param workload      the workload's name
  * @param parameters    the workload's parameters, in display order
- * @param protocol      the store's protocol
+ * @param protocol      the store's (default) protocol
  * @param threads       worker threads
  * @param seed          the seed the workload's generators were derived from
  * @param loadNanos     time spent loading
@@ -25,14 +28,53 @@ import java.util.Map;
  *                      if the workload names no types
  * @param check         the workload's consistency check
  * @param heap          heap figures at the end of the run
+ * @param protocols       every protocol of the store, the default ({@code protocol}) first
+ * @param objectProtocols what the workload bound to the store's other protocols: objects (e.g.
+ *                        tables) to protocol names, in display order; empty for a store of one protocol
  */
 public record RunResult(String workload, Map<String, Object> parameters, String protocol, int threads, long seed,
                         long loadNanos, long warmupNanos, long measuredNanos, long commits, long rolledBack,
                         StmStatistics statistics, Histogram latency, List<TypeResult> perType, CheckResult check,
-                        Heap heap) {
+                        Heap heap, List<String> protocols, Map<String, String> objectProtocols) {
 
     public RunResult {
         perType = List.copyOf(perType);
+        protocols = List.copyOf(protocols);
+        objectProtocols = Collections.unmodifiableMap(new LinkedHashMap<>(objectProtocols));
+    }
+
+    /** A run on a store of the one protocol {@code protocol}. */
+    public RunResult(String workload, Map<String, Object> parameters, String protocol, int threads, long seed,
+                     long loadNanos, long warmupNanos, long measuredNanos, long commits, long rolledBack,
+                     StmStatistics statistics, Histogram latency, List<TypeResult> perType, CheckResult check,
+                     Heap heap) {
+        this(workload, parameters, protocol, threads, seed, loadNanos, warmupNanos, measuredNanos, commits, rolledBack,
+                statistics, latency, perType, check, heap, List.of(protocol), Map.of());
+    }
+
+    /**
+     * @return the protocol as the report shows it: {@link #protocol} for a store of one protocol,
+     *         else with the others and what they are used for, e.g. {@code occ (+ tictoc for stock)}
+     */
+    public String protocolSummary() {
+        if (protocols.size() <= 1) {
+            return protocol;
+        }
+        StringBuilder sb = new StringBuilder(protocol).append(" (+ ");
+        for (int i = 1; i < protocols.size(); i++) {
+            String p = protocols.get(i);
+            sb.append(i == 1 ? "" : "; ").append(p);
+            List<String> objects = new ArrayList<>();
+            objectProtocols.forEach((object, q) -> {
+                if (q.equals(p)) {
+                    objects.add(object);
+                }
+            });
+            if (!objects.isEmpty()) {
+                sb.append(" for ").append(String.join(", ", objects));
+            }
+        }
+        return sb.append(')').toString();
     }
 
     /** @return committed transactions per second over the measured interval */

@@ -238,7 +238,8 @@ public final class Runner {
         }
         return new RunResult(workload.name(), parameters, stm.protocol(), n, seed, loadNanos,
                 measureStart - start, measureEnd - measureStart, commits, rolledBack, after.minus(before), latency,
-                perType, check, heap);
+                perType, check, heap, stm.protocols(),
+                stm.protocols().size() > 1 ? workload.objectProtocols() : Map.of());
     }
 
     private static List<RunResult.TypeResult> mergeTypes(List<String> types, WorkerStats[] stats) {

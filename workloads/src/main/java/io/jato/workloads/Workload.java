@@ -33,6 +33,17 @@ public interface Workload {
         return List.of();
     }
 
+    /**
+     * What this workload bound to protocols other than the store's default ({@link
+     * io.jato.stm.Stm#withProtocol}), for the report.
+     *
+     * @return the objects (e.g. table names), in display order, to their protocol's name; empty (the
+     *         default) when everything is on the store's default protocol
+     */
+    default Map<String, String> objectProtocols() {
+        return Map.of();
+    }
+
     /** Populates the store, using {@code loader} to spread the work over threads with progress. */
     void load(Loader loader);
 

@@ -23,6 +23,20 @@ public interface WorkloadCommand {
     List<Option> options();
 
     /**
+     * The protocols, besides the runner's {@code --protocol}, that the workload's options bind some
+     * of its objects to: {@link Main} builds the store with each as an {@link
+     * Stm.Builder#objectProtocol object protocol}, so that {@link #create} can use {@link
+     * Stm#withProtocol}. Names are checked by {@link Main} (one equal to {@code --protocol} is
+     * ignored).
+     *
+     * @return the protocol names, in any order; none by default
+     * @throws UsageException if an option naming them is invalid
+     */
+    default List<String> objectProtocols(Options options) throws UsageException {
+        return List.of();
+    }
+
+    /**
      * Validates the workload's options and creates the workload over {@code stm}, without loading it.
      *
      * @param seed the run's seed, from which the workload derives all its randomness

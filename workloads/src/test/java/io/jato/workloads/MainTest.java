@@ -1,12 +1,10 @@
 package io.jato.workloads;
 
+import io.jato.workloads.Cli.Outcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,19 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The command line: help, good options in both spellings, and every kind of bad input. */
 class MainTest {
 
-    /** The outcome of one {@link Main#run}. */
-    record Outcome(int status, String out, String err) {
-    }
-
-    static Outcome run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            status = Main.run(args, o, e);
-        }
-        return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private static Outcome run(String... args) {
+        return Cli.run(args);
     }
 
     @Test
@@ -94,15 +81,7 @@ class MainTest {
             "ycsb --options heldLockSpins     | --options takes NAME=VALUE pairs separated by commas, got 'heldLockSpins'",
     })
     void badCommandLinesGiveOneLineAndStatus2(String line, String expected) {
-        Outcome o = run(line.trim().split("\\s+"));
-        assertEquals(Main.EXIT_USAGE, o.status(), o.err());
-        assertEquals("", o.out());
-        List<String> lines = o.err().lines().toList();
-        assertEquals(2, lines.size(), o.err());
-        assertTrue(lines.get(0).startsWith("jato"), lines.get(0));
-        assertTrue(lines.get(0).contains(expected.trim()), () -> "expected '" + expected.trim() + "' in: " + lines.get(0));
-        assertTrue(lines.get(1).startsWith("Try 'jato"), lines.get(1));
-        assertFalse(o.err().contains("Exception"), o.err());
+        Cli.assertUsageError(run(line.trim().split("\\s+")), "jato", expected);
     }
 
     @Test

@@ -82,6 +82,10 @@ public final class TicTocControl extends ConcurrencyControl {
     private final int historySize;
     private final int lockSpins;
     private final int readSpins;
+    /** Says which entries are ours when the store mixes protocols (passes over the sets skip the others). */
+    private final ProtocolContext context;
+    /** Where our per-transaction state is ({@link TxnContext#ccState(int)}). */
+    private final int stateSlot;
 
     /** The least commit timestamp of a writing transaction (see the essay). Written by CAS. */
     @SuppressWarnings("unused") // accessed through FLOOR
@@ -95,6 +99,8 @@ public final class TicTocControl extends ConcurrencyControl {
         this.historySize = options.historySize();
         this.lockSpins = context.lockSpinLimit();
         this.readSpins = context.readSpinLimit();
+        this.context = context;
+        this.stateSlot = context.stateSlot();
     }
 
     @Override
@@ -112,6 +118,12 @@ public final class TicTocControl extends ConcurrencyControl {
         return isolation;
     }
 
+    /** Orders by commit timestamps: a larger one than proposed is validated at and installed with. */
+    @Override
+    public boolean ordersByTimestamp() {
+        return true;
+    }
+
     @Override
     public Object newTxnState(TxnContext txn) {
         return new TicTocTxnState();
@@ -119,7 +131,7 @@ public final class TicTocControl extends ConcurrencyControl {
 
     @Override
     public void begin(TxnContext txn) {
-        TicTocTxnState s = (TicTocTxnState) txn.ccState();
+        TicTocTxnState s = (TicTocTxnState) txn.ccState(stateSlot);
         s.prechecked = false;
         s.commitRts = 0;
     }
@@ -213,7 +225,7 @@ public final class TicTocControl extends ConcurrencyControl {
     @Override
     public AbortCause lock(TxnContext txn, Entry e) {
         if (preemptiveAbort) {
-            TicTocTxnState s = (TicTocTxnState) txn.ccState();
+            TicTocTxnState s = (TicTocTxnState) txn.ccState(stateSlot);
             if (!s.prechecked) {
                 s.prechecked = true;
                 AbortCause c = preemptiveCheck(txn);
@@ -258,12 +270,15 @@ public final class TicTocControl extends ConcurrencyControl {
         long approx = 0;
         for (int k = 0, n = txn.readCount(); k < n; k++) {
             Entry e = txn.readAt(k);
+            if (!context.owns(e)) {
+                continue;
+            }
             long t = e.has(Entry.WRITE) && isolation == Isolation.SERIALIZABLE ? e.observed2() + 1 : e.observed();
             approx = Math.max(approx, t);
         }
         for (int k = 0, n = txn.readCount(); k < n; k++) {
             Entry e = txn.readAt(k);
-            if (e.has(Entry.WRITE) || e.observed2() >= approx) {
+            if (!context.owns(e) || e.has(Entry.WRITE) || e.observed2() >= approx) {
                 continue;
             }
             long w = Items.wordVolatile(e.item());
@@ -282,15 +297,18 @@ public final class TicTocControl extends ConcurrencyControl {
         long reads = 0;
         long writes = 0;
         for (int k = 0, n = txn.writeCount(); k < n; k++) {
-            // Locked by us, so rts only grows by failed extensions; volatile: the Dekker pair.
-            writes = Math.max(writes, Items.word2Volatile(txn.writeAt(k).item()) + 1);
+            Entry e = txn.writeAt(k);
+            if (context.owns(e)) {
+                // Locked by us, so rts only grows by failed extensions; volatile: the Dekker pair.
+                writes = Math.max(writes, Items.word2Volatile(e.item()) + 1);
+            }
         }
         // Reads of written items count too at snapshot isolation (there the write does not
         // supersede the read: the snapshot must contain the version read).
         boolean readsOfWrites = isolation == Isolation.SNAPSHOT;
         for (int k = 0, n = txn.readCount(); k < n; k++) {
             Entry e = txn.readAt(k);
-            if (readsOfWrites || !e.has(Entry.WRITE)) {
+            if (context.owns(e) && (readsOfWrites || !e.has(Entry.WRITE))) {
                 reads = Math.max(reads, e.observed());
             }
         }
@@ -299,7 +317,7 @@ public final class TicTocControl extends ConcurrencyControl {
         long floorNow = (long) FLOOR.getVolatile(this);
         if (isolation == Isolation.SNAPSHOT) {
             reads = Math.max(reads, floorNow);
-            ((TicTocTxnState) txn.ccState()).commitRts = reads;
+            ((TicTocTxnState) txn.ccState(stateSlot)).commitRts = reads;
         }
         if (readOnly) {
             return isolation == Isolation.REPEATABLE_READ ? reads : Math.max(reads, floorNow);
@@ -327,7 +345,7 @@ public final class TicTocControl extends ConcurrencyControl {
                 return (Items.wordVolatile(e.item()) & RETIRED) != 0
                         && (e.item() instanceof RefItem || e.item() instanceof LongItem) ? AbortCause.DELETED : null;
             case SNAPSHOT:
-                return validateAt(e, ((TicTocTxnState) txn.ccState()).commitRts);
+                return validateAt(e, ((TicTocTxnState) txn.ccState(stateSlot)).commitRts);
             default:
                 return validateAt(e, commitTimestamp);
         }

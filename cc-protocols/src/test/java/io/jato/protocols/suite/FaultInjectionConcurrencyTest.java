@@ -64,7 +64,7 @@ class FaultInjectionConcurrencyTest {
     static Stream<Arguments> cases() {
         List<String> kinds = new ArrayList<>(Cells.KINDS);
         kinds.add("Record");
-        return Protocols.all().flatMap(p -> kinds.stream()
+        return Protocols.singles().flatMap(p -> kinds.stream()
                 .flatMap(k -> Stream.of(Mode.values()).map(m -> Arguments.of(p, k, m))));
     }
 
@@ -185,7 +185,7 @@ class FaultInjectionConcurrencyTest {
     }
 
     static Stream<Arguments> protocolsAndMaps() {
-        return Protocols.all().flatMap(p -> AnyMap.KINDS.stream().map(k -> Arguments.of(p, k)));
+        return Protocols.singles().flatMap(p -> AnyMap.KINDS.stream().map(k -> Arguments.of(p, k)));
     }
 
     /**

@@ -136,23 +136,23 @@ class FaultInjectionTest {
 
     /** Every protocol x hook x target, but unlock, which only the abort path calls ({@link #abortPathCases}). */
     static Stream<Arguments> protocolHookCases() {
-        return Protocols.all().flatMap(p -> Arrays.stream(Hook.values()).filter(h -> h != Hook.UNLOCK)
+        return Protocols.singles().flatMap(p -> Arrays.stream(Hook.values()).filter(h -> h != Hook.UNLOCK)
                 .flatMap(h -> FaultTargets.TYPES.stream().map(t -> Arguments.of(p, h, t))));
     }
 
     /** Every protocol x {unlock, finish} x target, thrown on the path of an attempt that aborts. */
     static Stream<Arguments> abortPathCases() {
-        return Protocols.all().flatMap(p -> Stream.of(Hook.UNLOCK, Hook.FINISH)
+        return Protocols.singles().flatMap(p -> Stream.of(Hook.UNLOCK, Hook.FINISH)
                 .flatMap(h -> FaultTargets.TYPES.stream().map(t -> Arguments.of(p, h, t))));
     }
 
     static Stream<Arguments> participantCases() {
-        return Protocols.all().flatMap(p -> Arrays.stream(Phase.values())
+        return Protocols.singles().flatMap(p -> Arrays.stream(Phase.values())
                 .flatMap(ph -> FaultTargets.TYPES.stream().map(t -> Arguments.of(p, ph, t))));
     }
 
     static Stream<Arguments> protocolsAndTypes() {
-        return Protocols.all().flatMap(p -> FaultTargets.TYPES.stream().map(t -> Arguments.of(p, t)));
+        return Protocols.singles().flatMap(p -> FaultTargets.TYPES.stream().map(t -> Arguments.of(p, t)));
     }
 
     // ------------------------------------------------------------------ protocol faults
@@ -568,7 +568,7 @@ class FaultInjectionTest {
      * unlock's suppressed; the attempt counts as an internal failure; every lock is released.
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("io.jato.protocols.suite.Protocols#all")
+    @MethodSource("io.jato.protocols.suite.Protocols#singles")
     void anUnlockThatThrowsWhileReleasingAfterAThrowingCheckIsSuppressedIntoIt(String protocol) {
         String label = protocol + ": check throws, then unlock throws";
         Env env = new Env(FaultyProtocol.store(protocol), "All", label);

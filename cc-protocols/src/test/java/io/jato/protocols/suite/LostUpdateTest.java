@@ -64,7 +64,7 @@ class LostUpdateTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.jato.protocols.suite.Protocols#all")
     void hittingTheAttemptLimitRollsBackInsteadOfLosingAnUpdate(String protocol) {
-        Stm stm = Stm.builder().protocol(protocol).maxAttempts(1).build();
+        Stm stm = Protocols.builder(protocol).maxAttempts(1).build();
         Cells[] c = Cells.create("TxLong", stm, 0);
         AtomicReference<TxnAbortedException> gaveUp = new AtomicReference<>();
         Interleaving il = new Interleaving();

@@ -32,7 +32,7 @@ class OwnLockReadTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("protocols")
     void aReadOfAnItemThisTransactionLockedAnswersAtOnce(String protocol) {
-        Stm stm = Stm.builder().protocol(protocol).maxAttempts(1).build();
+        Stm stm = Protocols.builder(protocol).maxAttempts(1).build();
         ConcurrencyControl cc = stm.concurrencyControl();
         LongItem n = new LongItem(7);
         RefItem r = new RefItem("old");

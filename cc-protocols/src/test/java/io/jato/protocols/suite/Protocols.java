@@ -34,9 +34,34 @@ public final class Protocols {
     private Protocols() {
     }
 
-    /** @return the names of every correct protocol, sorted; the parameter source of every suite */
+    /** Separates the protocols of a pairing: {@code "occ+tictoc"} is a store of both. */
+    public static final String PAIR_SEPARATOR = "+";
+
+    /**
+     * The parameter source of every suite: the name of every correct protocol, sorted, then every
+     * ordered pairing of two of them ({@code "occ+tictoc"}: a store whose default protocol is
+     * {@code occ}, with {@code tictoc} as an object protocol and {@link Stm.Builder#rotateObjectProtocols}
+     * on, so the objects a test creates alternate between the two and its transactions span
+     * both). {@link #store(String)} builds either.
+     */
     public static Stream<String> all() {
+        return Stream.concat(singles(), pairs());
+    }
+
+    /** @return the names of every correct protocol, sorted (no pairings) */
+    public static Stream<String> singles() {
         return correct().stream();
+    }
+
+    /** @return every ordered pairing {@code "a+b"} of two distinct correct protocols */
+    public static Stream<String> pairs() {
+        List<String> names = correct();
+        return names.stream().flatMap(a -> names.stream().filter(b -> !b.equals(a)).map(b -> a + PAIR_SEPARATOR + b));
+    }
+
+    /** @return true if {@code spec} names a pairing rather than one protocol */
+    public static boolean isPair(String spec) {
+        return spec.contains(PAIR_SEPARATOR);
     }
 
     /**
@@ -98,9 +123,27 @@ public final class Protocols {
         return store(protocol, protocol);
     }
 
-    /** @return a fresh store running {@code protocol} with the given name */
+    /** @return a fresh store running {@code protocol} (or a pairing, see {@link #all()}) with the given name */
     public static Stm store(String protocol, String name) {
-        return Stm.builder().protocol(protocol).name(name).build();
+        return builder(protocol).name(name).build();
+    }
+
+    /** @return a builder for {@code spec}: one protocol, or a pairing with object protocols rotating */
+    public static Stm.Builder builder(String spec) {
+        if (!isPair(spec)) {
+            return Stm.builder().protocol(spec);
+        }
+        String[] names = spec.split("\\" + PAIR_SEPARATOR);
+        Stm.Builder b = Stm.builder().protocol(names[0]).rotateObjectProtocols(true);
+        for (int i = 1; i < names.length; i++) {
+            b.objectProtocol(names[i]);
+        }
+        return b;
+    }
+
+    /** @return the capabilities a store of {@code spec} declares */
+    public static Capabilities capabilities(String spec) {
+        return store(spec).capabilities();
     }
 
     /**

@@ -54,8 +54,14 @@ class StoreContractTest {
     @MethodSource(PROTOCOLS)
     void aStoreRunsTheProtocolItWasBuiltWith(String protocol) {
         Stm stm = Protocols.store(protocol, "named");
-        assertEquals(protocol, stm.protocol());
+        // A pairing "a+b" is a store whose default protocol is a, with b for objects bound to it.
+        List<String> names = List.of(protocol.split("\\" + Protocols.PAIR_SEPARATOR));
+        assertEquals(names.get(0), stm.protocol());
+        assertEquals(names, stm.protocols());
         assertEquals(protocol, stm.concurrencyControl().name());
+        for (String p : names) {
+            assertEquals(p, stm.withProtocol(p).protocol());
+        }
         assertEquals("named", stm.name());
         assertTrue(stm.toString().contains(protocol));
         assertFalse(stm.inTransaction());
@@ -126,7 +132,7 @@ class StoreContractTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource(PROTOCOLS)
     void statisticsCanBeTurnedOff(String protocol) {
-        Stm stm = Stm.builder().protocol(protocol).statistics(false).build();
+        Stm stm = Protocols.builder(protocol).statistics(false).build();
         TxLong x = new TxLong(stm, 0);
         stm.run(txn -> x.set(txn, 1));
         assertThrows(TxnAbortedException.class, () -> stm.run(txn -> {

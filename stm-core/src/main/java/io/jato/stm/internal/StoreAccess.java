@@ -1,12 +1,17 @@
 package io.jato.stm.internal;
 
+import io.jato.stm.Capabilities;
 import io.jato.stm.Stm;
 import io.jato.stm.TxnFunction;
 import io.jato.stm.TxnRunnable;
 import io.jato.stm.TxnType;
 import io.jato.stm.spi.ConcurrencyControl;
+import io.jato.stm.spi.Protocol;
 import io.jato.stm.spi.ProtocolContext;
 import io.jato.stm.spi.TxnContext;
+
+import java.util.List;
+import java.util.Map;
 
 /**
  * How {@link Stm} reaches the store-only side of a {@link TxnContext} (creating one, running a
@@ -67,6 +72,16 @@ public abstract class StoreAccess {
 
     /** @return the thread that owns {@code c} */
     public abstract Thread owner(TxnContext c);
+
+    /**
+     * Creates the concurrency control of a store whose objects are bound to several protocols:
+     * {@code protocols.get(d)} serves domain {@code d} (0: the default) with {@code options.get(d)}.
+     *
+     * @param capabilities what every transaction of the store gets (the store's declaration)
+     */
+    public abstract StoreProtocol newMixedStore(String name, Capabilities capabilities, List<Protocol> protocols,
+                                                List<Map<String, String>> options, long epochPeriodNanos,
+                                                int lockSpinLimit, int readSpinLimit);
 
     /** Adds {@code c}'s counters into {@code acc} = [starts, commits, aborts by cause...]. */
     public abstract void addStatisticsTo(TxnContext c, long[] acc);

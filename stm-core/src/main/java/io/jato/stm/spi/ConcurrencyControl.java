@@ -61,6 +61,21 @@ public abstract class ConcurrencyControl {
     /** @return the protocol name this instance was created for */
     public abstract String name();
 
+    /**
+     * How the protocol orders transactions, which decides how it joins a transaction spanning
+     * several protocols ({@code docs/mixed-protocols.md}). False (the default): by the real-time
+     * order of commit points, as OCC and lock-based protocols do, where the commit timestamp is
+     * the protocol's own business and nothing else reads it. True: by commit timestamps (TicToc,
+     * MVCC, timestamp ranges) — the protocol then accepts, in {@link #validate}, {@link #prepare},
+     * {@link #install}, {@link #publish} and the unlock hooks, any commit timestamp at least the
+     * one its {@link #commitTimestamp} proposed, and orders the transaction by it: a spanning
+     * transaction commits at a timestamp that every timestamp-ordered protocol in it agreed to and
+     * that exceeds every earlier spanning commit's.
+     */
+    public boolean ordersByTimestamp() {
+        return false;
+    }
+
     /** Creates the protocol's per-transaction state, once per {@link TxnContext}; may be null. */
     public Object newTxnState(TxnContext txn) {
         return null;

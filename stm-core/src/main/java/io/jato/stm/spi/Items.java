@@ -72,4 +72,13 @@ public final class Items {
     public static boolean casExt(TxItem item, Object expected, Object value) {
         return item.casExt(expected, value);
     }
+
+    /**
+     * @return the protocol domain {@code item} was created in: the index of the protocol it is
+     *         bound to among its store's protocols (0: the store's default; always 0 in a store of
+     *         one protocol)
+     */
+    public static int domain(TxItem item) {
+        return item.domain();
+    }
 }

@@ -26,6 +26,16 @@ public class LongItem extends TxItem {
         this.value = initial;
     }
 
+    /**
+     * An item bound to a protocol domain (see {@link TxItem#TxItem(int)}).
+     *
+     * @param initial the committed value before the item is published
+     */
+    public LongItem(long initial, int domain) {
+        super(domain);
+        this.value = initial;
+    }
+
     public final long valueAcquire() {
         return (long) VALUE.getAcquire(this);
     }

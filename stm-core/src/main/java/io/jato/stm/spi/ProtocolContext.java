@@ -25,6 +25,13 @@ public final class ProtocolContext {
     private final Map<String, String> options;
     /** The store's registry of live transaction states, shared with child contexts. */
     private final Registry registry;
+    /**
+     * The protocol's domain in a store whose objects are bound to several protocols
+     * ({@link #isMixed()}), else 0: items of this protocol carry it ({@link Items#domain}).
+     */
+    private final int domain;
+    /** True in a store whose objects are bound to several protocols. */
+    private final boolean mixed;
 
     /**
      * The protocol states of every transaction context of the store whose thread is alive, as an
@@ -37,7 +44,10 @@ public final class ProtocolContext {
     }
 
     private ProtocolContext(Epoch epoch, int lockSpinLimit, int readSpinLimit, String protocolName,
-                            Capabilities capabilities, Map<String, String> options, Registry registry) {
+                            Capabilities capabilities, Map<String, String> options, Registry registry,
+                            int domain, boolean mixed) {
+        this.domain = domain;
+        this.mixed = mixed;
         this.epoch = epoch;
         this.lockSpinLimit = lockSpinLimit;
         this.readSpinLimit = readSpinLimit;
@@ -61,7 +71,27 @@ public final class ProtocolContext {
     public static ProtocolContext create(Protocol protocol, long epochPeriodNanos, int lockSpinLimit,
                                          int readSpinLimit, Map<String, String> givenOptions) {
         return new ProtocolContext(new Epoch(epochPeriodNanos), lockSpinLimit, readSpinLimit, protocol.name(),
-                capabilitiesOf(protocol), optionValues(protocol, givenOptions), new Registry());
+                capabilitiesOf(protocol), optionValues(protocol, givenOptions), new Registry(), 0, false);
+    }
+
+    /**
+     * The context of the protocol of domain {@code domain} in a store whose objects are bound to
+     * several protocols: the store's epoch clock and spin bounds, the protocol's own options and
+     * its own registry of live transaction states.
+     */
+    ProtocolContext mixedChild(Protocol protocol, Map<String, String> givenOptions, int domain) {
+        return new ProtocolContext(epoch, lockSpinLimit, readSpinLimit, protocol.name(), capabilitiesOf(protocol),
+                optionValues(protocol, givenOptions), new Registry(), domain, true);
+    }
+
+    /**
+     * The root context of a store whose objects are bound to several protocols: the shared epoch
+     * clock and spin bounds, the capabilities every transaction of the store gets, no options.
+     */
+    static ProtocolContext mixedRoot(String name, Capabilities capabilities, long epochPeriodNanos,
+                                     int lockSpinLimit, int readSpinLimit) {
+        return new ProtocolContext(new Epoch(epochPeriodNanos), lockSpinLimit, readSpinLimit, name, capabilities,
+                Map.of(), new Registry(), 0, false);
     }
 
     /**
@@ -72,7 +102,40 @@ public final class ProtocolContext {
      */
     public ProtocolContext child(Protocol protocol) {
         return new ProtocolContext(epoch, lockSpinLimit, readSpinLimit, protocol.name(), capabilitiesOf(protocol),
-                optionValues(protocol, Map.of()), registry);
+                optionValues(protocol, Map.of()), registry, domain, mixed);
+    }
+
+    // ------------------------------------------------------------------ several protocols per store
+
+    /**
+     * @return true if this protocol is one of several that the store's objects are bound to: its
+     *         hooks then receive only entries of its own items, but a pass over the access set
+     *         ({@link TxnContext#writeAt}, {@link TxnContext#readAt}) sees every entry and must
+     *         skip the others ({@link #owns})
+     */
+    public boolean isMixed() {
+        return mixed;
+    }
+
+    /** @return the protocol domain of this protocol's items (0 unless {@link #isMixed()}) */
+    public int domain() {
+        return domain;
+    }
+
+    /**
+     * @return true if {@code e}'s item belongs to this protocol: always in a store of one
+     *         protocol; in a mixed store, if the item was created in this protocol's domain
+     */
+    public boolean owns(Entry e) {
+        return !mixed || e.item.domain() == domain;
+    }
+
+    /**
+     * @return the slot of this protocol's per-transaction state, for {@link TxnContext#ccState(int)}:
+     *         -1 (the context's own state) in a store of one protocol, the domain in a mixed store
+     */
+    public int stateSlot() {
+        return mixed ? domain : -1;
     }
 
     private static Capabilities capabilitiesOf(Protocol protocol) {

@@ -27,6 +27,16 @@ public class RefItem extends TxItem {
         this.value = initial;
     }
 
+    /**
+     * An item bound to a protocol domain (see {@link TxItem#TxItem(int)}).
+     *
+     * @param initial the committed value before the item is published
+     */
+    public RefItem(Object initial, int domain) {
+        super(domain);
+        this.value = initial;
+    }
+
     public final Object valueAcquire() {
         return VALUE.getAcquire(this);
     }

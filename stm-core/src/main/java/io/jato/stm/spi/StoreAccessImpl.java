@@ -1,10 +1,15 @@
 package io.jato.stm.spi;
 
+import io.jato.stm.Capabilities;
 import io.jato.stm.Stm;
 import io.jato.stm.TxnFunction;
 import io.jato.stm.TxnRunnable;
 import io.jato.stm.TxnType;
 import io.jato.stm.internal.StoreAccess;
+import io.jato.stm.internal.StoreProtocol;
+
+import java.util.List;
+import java.util.Map;
 
 /** The SPI package's side of {@link StoreAccess}: the store-only entry points of {@link TxnContext}. */
 final class StoreAccessImpl extends StoreAccess {
@@ -42,6 +47,22 @@ final class StoreAccessImpl extends StoreAccess {
     @Override
     public Thread owner(TxnContext c) {
         return c.owner;
+    }
+
+    @Override
+    public StoreProtocol newMixedStore(String name, Capabilities capabilities, List<Protocol> protocols,
+                                       List<Map<String, String>> options, long epochPeriodNanos, int lockSpinLimit,
+                                       int readSpinLimit) {
+        ProtocolContext root = ProtocolContext.mixedRoot(name, capabilities, epochPeriodNanos, lockSpinLimit,
+                readSpinLimit);
+        int n = protocols.size();
+        ConcurrencyControl[] children = new ConcurrencyControl[n];
+        ProtocolContext[] contexts = new ProtocolContext[n];
+        for (int d = 0; d < n; d++) {
+            contexts[d] = root.mixedChild(protocols.get(d), options.get(d), d);
+            children[d] = protocols.get(d).create(contexts[d]);
+        }
+        return new StoreProtocol(new MixedControl(name, children, contexts), root);
     }
 
     @Override

@@ -47,22 +47,51 @@ public class TxItem {
     @SuppressWarnings("unused") // accessed through EXT
     private volatile Object ext;
 
+    /** The largest number of protocols one store's objects can be bound to. */
+    public static final int MAX_DOMAINS = 16;
+
+    private static final int DOMAIN_SHIFT = 28;
+    private static final int HASH_MASK = (1 << DOMAIN_SHIFT) - 1;
+
     /**
-     * Hash used by access-set indexes, drawn when the item is created. Not the identity hash:
-     * the first {@code System.identityHashCode} of an object is a call into the VM, and new items
-     * (rows a transaction inserts) are looked up in the access set right after they are created.
+     * Bits 0..27: the hash used by access-set indexes, drawn when the item is created (not the
+     * identity hash: the first {@code System.identityHashCode} of an object is a call into the VM,
+     * and new items, rows a transaction inserts, are looked up in the access set right after they
+     * are created). Bits 28..31: the item's protocol domain, the index of the protocol it is bound
+     * to in its store (0: the store's default protocol). Packed into one field so that binding
+     * objects to protocols costs no memory per item; final, so every thread that can see the item
+     * sees both.
      */
     private final int hash;
 
-    /** Creates an item with all protocol slots zero; call from the data type before publishing. */
+    /** Creates an item of the store's default protocol (domain 0) with all protocol slots zero. */
     public TxItem() {
-        int h = ThreadLocalRandom.current().nextInt();
-        this.hash = h == 0 ? 1 : h;
+        this(0);
     }
 
-    /** @return this item's hash for access-set indexes (stable, well mixed in every bit) */
+    /**
+     * Creates an item bound to protocol domain {@code domain} (the object's
+     * {@link io.jato.stm.Stm#protocolDomain()}) with all protocol slots zero; call from the data
+     * type before publishing.
+     *
+     * @throws IllegalArgumentException if {@code domain} is not in {@code [0, MAX_DOMAINS)}
+     */
+    public TxItem(int domain) {
+        if (domain < 0 || domain >= MAX_DOMAINS) {
+            throw new IllegalArgumentException("protocol domain must be in [0, " + MAX_DOMAINS + "), was " + domain);
+        }
+        int h = ThreadLocalRandom.current().nextInt() & HASH_MASK;
+        this.hash = (h == 0 ? 1 : h) | domain << DOMAIN_SHIFT;
+    }
+
+    /** @return this item's hash for access-set indexes (stable, well mixed in its low 28 bits) */
     final int itemHash() {
         return hash;
+    }
+
+    /** @return the protocol domain the item is bound to (0: the store's default protocol) */
+    final int domain() {
+        return hash >>> DOMAIN_SHIFT;
     }
 
     final long wordAcquire() {

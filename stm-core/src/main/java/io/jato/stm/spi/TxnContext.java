@@ -55,6 +55,8 @@ public final class TxnContext extends Txn {
     private final String storeName;
     private final ConcurrencyControl cc;
     private final Object ccState;
+    /** In a store that mixes protocols: each domain's protocol state (set by MixedControl.newTxnState), else null. */
+    Object[] childStates;
     final Thread owner;
     final AccessSet set = new AccessSet();
     private final ScratchPool scratch = new ScratchPool();
@@ -208,6 +210,16 @@ public final class TxnContext extends Txn {
     /** @return the protocol's per-transaction state from {@link ConcurrencyControl#newTxnState} */
     public Object ccState() {
         return ccState;
+    }
+
+    /**
+     * @return the per-transaction state of the protocol whose {@link ProtocolContext#stateSlot()}
+     *         is {@code slot}: {@link #ccState()} for -1 (a store of one protocol), else the state
+     *         of that domain's protocol in a store that mixes protocols. A protocol that may be
+     *         mixed reads its state this way.
+     */
+    public Object ccState(int slot) {
+        return slot < 0 ? ccState : childStates[slot];
     }
 
     /** @return the store's protocol instance */

@@ -6,6 +6,7 @@ import io.jato.workloads.Options;
 import io.jato.workloads.UsageException;
 import io.jato.workloads.Workload;
 import io.jato.workloads.WorkloadCommand;
+import io.jato.workloads.none.NoneProtocol;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.List;
 public final class TpccCommand implements WorkloadCommand {
     /** Warehouses are limited by the key layout (12 bits) and, in practice, by heap (~300 MB each). */
     public static final int MAX_WAREHOUSES = 4095;
+    private static final String TABLE_PROTOCOLS = "table-protocols";
 
     @Override
     public String name() {
@@ -45,7 +47,14 @@ public final class TpccCommand implements WorkloadCommand {
                 outside the transaction, so new-orders of one district do not conflict on
                 D_NEXT_O_ID (ids of rolled-back new-orders become gaps, which the checks of
                 conditions 2 and 3 account for exactly); strict = read-modify-write of
-                D_NEXT_O_ID inside new-order, contiguous ids, conditions 2 and 3 as written.""";
+                D_NEXT_O_ID inside new-order, contiguous ids, conditions 2 and 3 as written.
+
+                Tables on other protocols (--table-protocols TABLE=PROTOCOL,...): the store is built
+                with each protocol named besides --protocol, and each table's maps and rows are
+                bound to its protocol, e.g. stock=tictoc,customer=tictoc; transactions span tables
+                of both. Tables: warehouse, district, customer (with the by-last-name index),
+                history, item, stock, order (its records and the by-customer index), new-order
+                (its map) and order-line. Only serializable protocols mix; not with --protocol none.""";
     }
 
     @Override
@@ -53,7 +62,42 @@ public final class TpccCommand implements WorkloadCommand {
         return List.of(
                 Option.valued("warehouses", "W", "number of warehouses (default 1)"),
                 Option.valued("mode", "MODE", "base, ts, cu or cu+ts (default cu+ts)"),
-                Option.valued("order-ids", "POLICY", "fast or strict (default fast)"));
+                Option.valued("order-ids", "POLICY", "fast or strict (default fast)"),
+                Option.valued("table-protocols", "TABLE=PROTOCOL,...", "bind tables (maps and rows) to other"
+                        + " serializable protocols, e.g. stock=tictoc (default: all on --protocol); tables: "
+                        + TpccTables.tableNames()));
+    }
+
+    /** @return the protocols {@code --table-protocols} names */
+    @Override
+    public List<String> objectProtocols(Options o) throws UsageException {
+        return tables(o).protocols();
+    }
+
+    /** Parses and checks {@code --table-protocols}: tables, protocol names, and not with {@code --protocol none}. */
+    private static TpccTables tables(Options o) throws UsageException {
+        if (!o.has(TABLE_PROTOCOLS)) {
+            return TpccTables.DEFAULT;
+        }
+        TpccTables tables;
+        try {
+            tables = TpccTables.parse(o.string(TABLE_PROTOCOLS, ""));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--" + TABLE_PROTOCOLS + ": " + e.getMessage());
+        }
+        List<String> known = Stm.availableProtocols();
+        for (TpccTables.Table t : TpccTables.Table.values()) {
+            String p = tables.protocol(t);
+            if (p != null && !known.contains(p)) {
+                throw new UsageException("--" + TABLE_PROTOCOLS + ": unknown protocol '" + p + "' for table '"
+                        + t.cliName() + "'; known protocols: " + String.join(", ", known));
+            }
+        }
+        if (!tables.isDefault() && o.string("protocol", "occ").equals(NoneProtocol.NAME)) {
+            throw new UsageException("--" + TABLE_PROTOCOLS + " cannot be combined with --protocol "
+                    + NoneProtocol.NAME + " (no concurrency control to mix with other protocols)");
+        }
+        return tables;
     }
 
     @Override
@@ -81,7 +125,14 @@ public final class TpccCommand implements WorkloadCommand {
                 policy = p;
             }
         }
+        TpccTables tables = tables(o);
+        for (String p : tables.protocols()) {
+            if (!stm.protocols().contains(p)) {
+                throw new UsageException("--" + TABLE_PROTOCOLS + ": the store has no protocol '" + p
+                        + "'; its protocols: " + String.join(", ", stm.protocols()));
+            }
+        }
         int threads = o.intValue("threads", 2, 1, Integer.MAX_VALUE);
-        return new TpccWorkload(stm, warehouses, mode, policy, threads, seed);
+        return new TpccWorkload(stm, warehouses, mode, policy, tables, threads, seed);
     }
 }

@@ -33,6 +33,10 @@ import java.util.SplittableRandom;
  * Lookups go by the name's number (NURand(255, 0, 999)), not the string: the number determines the
  * name (TpccRandom.lastName).
  *
+ * With --table-protocols (TpccTables), a table's maps and rows are created on the store's view
+ * for that table's protocol (stm.withProtocol); transactions still run on the store itself and
+ * span tables of different protocols.
+ *
  * Records are created with one version per group (RecordLayout.SPLIT, the TS mode) or one version
  * per row (RecordLayout.COARSE, the base mode); the transaction code is the same for both.
  */
@@ -52,6 +56,25 @@ public final class TpccDatabase {
     private final long seed;
     private final TpccRandom.Constants loadConstants;
     private final TpccRandom.Constants runConstants;
+
+    /** Which protocol each table is bound to, when not the store's default. */
+    private final TpccTables tables;
+    /*
+     * The store object each table's maps and rows are created with: the store itself for a table on
+     * its default protocol, else stm.withProtocol(p). Fields, so that the loader and the
+     * transactions that insert rows need no lookup per row.
+     */
+    final Stm warehouseStm;
+    final Stm districtStm;
+    final Stm customerStm;
+    final Stm historyStm;
+    final Stm itemStm;
+    final Stm stockStm;
+    /** ORDER's records (shared by NEW-ORDER and ORDER-by-customer) and the ORDER and ORDER-by-customer maps. */
+    final Stm orderStm;
+    /** The NEW-ORDER map's own nodes; its values are ORDER's records. */
+    final Stm newOrderStm;
+    final Stm orderLineStm;
 
     final TxLongHashMap<Warehouse> warehouse;
     final TxLongHashMap<District> district;
@@ -84,7 +107,30 @@ public final class TpccDatabase {
      * {@code orderIds} says ({@link TpccOrderIds}).
      */
     TpccDatabase(Stm stm, int warehouses, RecordLayout layout, long seed, TpccOrderIds.Policy orderIds) {
+        this(stm, warehouses, layout, seed, orderIds, TpccTables.DEFAULT);
+    }
+
+    /**
+     * As {@link #TpccDatabase(Stm, int, RecordLayout, long, TpccOrderIds.Policy)}, with each table's
+     * maps and rows bound to the protocol {@code tables} names for it (the store's default for the
+     * others).
+     *
+     * @throws IllegalArgumentException if {@code stm} was not built with one of those protocols
+     */
+    TpccDatabase(Stm stm, int warehouses, RecordLayout layout, long seed, TpccOrderIds.Policy orderIds,
+                 TpccTables tables) {
         this.stm = Objects.requireNonNull(stm, "stm");
+        this.tables = Objects.requireNonNull(tables, "tables");
+        Stm[] stores = tables.stores(stm);
+        warehouseStm = stores[TpccTables.Table.WAREHOUSE.ordinal()];
+        districtStm = stores[TpccTables.Table.DISTRICT.ordinal()];
+        customerStm = stores[TpccTables.Table.CUSTOMER.ordinal()];
+        historyStm = stores[TpccTables.Table.HISTORY.ordinal()];
+        itemStm = stores[TpccTables.Table.ITEM.ordinal()];
+        stockStm = stores[TpccTables.Table.STOCK.ordinal()];
+        orderStm = stores[TpccTables.Table.ORDER.ordinal()];
+        newOrderStm = stores[TpccTables.Table.NEW_ORDER.ordinal()];
+        orderLineStm = stores[TpccTables.Table.ORDER_LINE.ordinal()];
         this.layout = Objects.requireNonNull(layout, "layout");
         if (warehouses < 1 || warehouses > TpccKeys.MAX_WAREHOUSES) {
             throw new IllegalArgumentException("warehouses must be in [1, " + TpccKeys.MAX_WAREHOUSES + "], got "
@@ -96,17 +142,19 @@ public final class TpccDatabase {
         this.loadConstants = TpccRandom.Constants.forLoad(constants);
         this.runConstants = TpccRandom.Constants.forRun(loadConstants, constants);
         int districts = warehouses * DISTRICTS_PER_WAREHOUSE;
-        warehouse = new TxLongHashMap<>(stm, warehouses);
-        district = new TxLongHashMap<>(stm, districts);
-        customer = new TxLongHashMap<>(stm, districts * CUSTOMERS_PER_DISTRICT);
-        history = new TxLongHashMap<>(stm, districts * CUSTOMERS_PER_DISTRICT);
-        item = new TxLongHashMap<>(stm, ITEMS);
-        stock = new TxLongHashMap<>(stm, warehouses * ITEMS);
-        customersByLastName = new TxLongHashMap<>(stm, districts * 1000);
-        newOrder = TxLongSortedMap.<Order>builder(stm).prefixLayout(TpccKeys.ORDER_SUFFIX_BITS).build();
-        order = TxLongSortedMap.<Order>builder(stm).prefixLayout(TpccKeys.ORDER_SUFFIX_BITS).build();
-        orderByCustomer = TxLongSortedMap.<Order>builder(stm).prefixLayout(TpccKeys.BY_CUSTOMER_SUFFIX_BITS).build();
-        orderLine = TxLongSortedMap.<OrderLine>builder(stm).prefixLayout(TpccKeys.ORDER_LINE_SUFFIX_BITS).build();
+        warehouse = new TxLongHashMap<>(warehouseStm, warehouses);
+        district = new TxLongHashMap<>(districtStm, districts);
+        customer = new TxLongHashMap<>(customerStm, districts * CUSTOMERS_PER_DISTRICT);
+        history = new TxLongHashMap<>(historyStm, districts * CUSTOMERS_PER_DISTRICT);
+        item = new TxLongHashMap<>(itemStm, ITEMS);
+        stock = new TxLongHashMap<>(stockStm, warehouses * ITEMS);
+        customersByLastName = new TxLongHashMap<>(customerStm, districts * 1000);
+        newOrder = TxLongSortedMap.<Order>builder(newOrderStm).prefixLayout(TpccKeys.ORDER_SUFFIX_BITS).build();
+        order = TxLongSortedMap.<Order>builder(orderStm).prefixLayout(TpccKeys.ORDER_SUFFIX_BITS).build();
+        orderByCustomer = TxLongSortedMap.<Order>builder(orderStm).prefixLayout(TpccKeys.BY_CUSTOMER_SUFFIX_BITS)
+                .build();
+        orderLine = TxLongSortedMap.<OrderLine>builder(orderLineStm).prefixLayout(TpccKeys.ORDER_LINE_SUFFIX_BITS)
+                .build();
         this.orderIds = new TpccOrderIds(Objects.requireNonNull(orderIds, "orderIds"), warehouses);
     }
 
@@ -127,6 +175,11 @@ public final class TpccDatabase {
 
     public Stm stm() {
         return stm;
+    }
+
+    /** @return which protocol each table is bound to, when not the store's default */
+    TpccTables tables() {
+        return tables;
     }
 
     public int warehouses() {

@@ -31,13 +31,27 @@ final class TpccLoader {
     private static final long INITIAL_PAYMENT = 1_000L;      // 10.00
 
     private final TpccDatabase db;
-    private final Stm stm;
+    private final Stm itemStm;
+    private final Stm stockStm;
+    private final Stm warehouseStm;
+    private final Stm districtStm;
+    private final Stm customerStm;
+    private final Stm historyStm;
+    private final Stm orderStm;
+    private final Stm orderLineStm;
     private final RecordLayout layout;
     private final long now;
 
     TpccLoader(TpccDatabase db, long now) {
         this.db = db;
-        this.stm = db.stm();
+        this.itemStm = db.itemStm;
+        this.stockStm = db.stockStm;
+        this.warehouseStm = db.warehouseStm;
+        this.districtStm = db.districtStm;
+        this.customerStm = db.customerStm;
+        this.historyStm = db.historyStm;
+        this.orderStm = db.orderStm;
+        this.orderLineStm = db.orderLineStm;
         this.layout = db.layout();
         this.now = now;
     }
@@ -76,7 +90,7 @@ final class TpccLoader {
                 .setName(r.aString(14, 24))
                 .setPrice(r.uniform(100, 10_000))
                 .setData(r.data());
-        db.item.single().put(TpccKeys.item(i), Item.create(stm, layout, im));
+        db.item.single().put(TpccKeys.item(i), Item.create(itemStm, layout, im));
     }
 
     private void loadStock(int w, int i) {
@@ -98,7 +112,7 @@ final class TpccLoader {
                 .setOrderCount(0)
                 .setRemoteCount(0)
                 .setData(r.data());
-        db.stock.single().put(key, Stock.create(stm, layout, im));
+        db.stock.single().put(key, Stock.create(stockStm, layout, im));
     }
 
     private void loadWarehouse(TpccRandom r, int w) {
@@ -112,7 +126,7 @@ final class TpccLoader {
                 .setZip(a.zip())
                 .setTax(r.uniform(0, 2000))
                 .setYtd(WAREHOUSE_YTD);
-        db.warehouse.single().put(TpccKeys.warehouse(w), Warehouse.create(stm, layout, im));
+        db.warehouse.single().put(TpccKeys.warehouse(w), Warehouse.create(warehouseStm, layout, im));
     }
 
     private void loadDistrict(int w, int d) {
@@ -131,7 +145,7 @@ final class TpccLoader {
                 .setTax(r.uniform(0, 2000))
                 .setYtd(DISTRICT_YTD)
                 .setNextOrderId(TpccDatabase.ORDERS_PER_DISTRICT + 1);
-        db.district.single().put(TpccKeys.district(w, d), District.create(stm, layout, im));
+        db.district.single().put(TpccKeys.district(w, d), District.create(districtStm, layout, im));
         loadCustomers(r, w, d);
         loadOrders(r, w, d);
     }
@@ -167,7 +181,7 @@ final class TpccLoader {
                     .setDeliveryCount(0)
                     .setData(r.aString(300, 500));
             long key = TpccKeys.customer(w, d, c);
-            db.customer.single().put(key, Customer.create(stm, layout, im));
+            db.customer.single().put(key, Customer.create(customerStm, layout, im));
             History.Image h = new History.Image()
                     .setCustomerId(c)
                     .setCustomerDistrictId(d)
@@ -177,7 +191,7 @@ final class TpccLoader {
                     .setDate(now)
                     .setAmount(INITIAL_PAYMENT)
                     .setData(r.aString(12, 24));
-            db.history.single().put(TpccKeys.history(0, key), History.create(stm, layout, h));
+            db.history.single().put(TpccKeys.history(0, key), History.create(historyStm, layout, h));
         }
         indexLastNames(w, d, firsts, lastNumbers);
     }
@@ -224,7 +238,7 @@ final class TpccLoader {
                     .setCarrierId(delivered ? r.uniform(1, 10) : 0)
                     .setOrderLineCount(lines)
                     .setAllLocal(true);
-            Order order = Order.create(stm, layout, oi);
+            Order order = Order.create(orderStm, layout, oi);
             long key = TpccKeys.order(w, d, o);
             db.order.single().put(key, order);
             db.orderByCustomer.single().put(TpccKeys.orderByCustomer(w, d, c, o), order);
@@ -239,7 +253,7 @@ final class TpccLoader {
                         .setQuantity(5)
                         .setAmount(delivered ? 0 : r.uniform(1, 999_999))
                         .setDistInfo(r.aString(24, 24));
-                db.orderLine.single().put(TpccKeys.orderLine(w, d, o, ol), OrderLine.create(stm, layout, li));
+                db.orderLine.single().put(TpccKeys.orderLine(w, d, o, ol), OrderLine.create(orderLineStm, layout, li));
             }
         }
     }

@@ -62,6 +62,10 @@ final class TpccTransactions {
 
     private final TpccDatabase db;
     private final Stm stm;
+    /** The store objects new ORDER, ORDER-LINE and HISTORY rows are created with (their tables' protocols). */
+    private final Stm orderStm;
+    private final Stm orderLineStm;
+    private final Stm historyStm;
     private final RecordLayout layout;
     private final boolean cu;
     private final int warehouses;
@@ -177,6 +181,9 @@ final class TpccTransactions {
         }
         this.db = db;
         this.stm = db.stm();
+        this.orderStm = db.orderStm;
+        this.orderLineStm = db.orderLineStm;
+        this.historyStm = db.historyStm;
         this.layout = db.layout();
         this.cu = mode.updaters();
         this.warehouses = db.warehouses();
@@ -282,7 +289,7 @@ final class TpccTransactions {
         for (int i = 0; i < noLines; i++) {
             allLocal &= noSupplyWarehouse[i] == w;
         }
-        Order order = Order.create(stm, layout, orderImage
+        Order order = Order.create(orderStm, layout, orderImage
                 .setCustomerId(noCustomer)
                 .setEntryDate(noEntryDate)
                 .setOrderLineCount(noLines)
@@ -319,7 +326,7 @@ final class TpccTransactions {
             sum += amount;
             boolean original = itemData.contains(TpccRandom.ORIGINAL) && stockData.contains(TpccRandom.ORIGINAL);
             sink += original ? 'B' : 'G';
-            OrderLine line = OrderLine.create(stm, layout, lineImage
+            OrderLine line = OrderLine.create(orderLineStm, layout, lineImage
                     .setItemId(noItem[i])
                     .setSupplyWarehouseId(supplier)
                     .setQuantity(quantity)
@@ -413,7 +420,7 @@ final class TpccTransactions {
                 customer.setData(txn, TpccUpdaters.badCreditData(badCreditPrefix, customer.data(txn)));
             }
         }
-        History history = History.create(stm, layout, historyImage
+        History history = History.create(historyStm, layout, historyImage
                 .setCustomerId(c)
                 .setCustomerDistrictId(cd)
                 .setCustomerWarehouseId(cw)

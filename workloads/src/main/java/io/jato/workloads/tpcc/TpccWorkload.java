@@ -48,11 +48,22 @@ public final class TpccWorkload implements Workload {
 
     /** As {@link #TpccWorkload(Stm, int, TpccMode, int, long)}, with new-order's O_ID as {@code orderIds} says. */
     TpccWorkload(Stm stm, int warehouses, TpccMode mode, TpccOrderIds.Policy orderIds, int threads, long seed) {
+        this(stm, warehouses, mode, orderIds, TpccTables.DEFAULT, threads, seed);
+    }
+
+    /**
+     * As {@link #TpccWorkload(Stm, int, TpccMode, TpccOrderIds.Policy, int, long)}, with the tables
+     * bound to protocols as {@code tables} says.
+     *
+     * @throws IllegalArgumentException if {@code stm} was not built with a protocol {@code tables} names
+     */
+    TpccWorkload(Stm stm, int warehouses, TpccMode mode, TpccOrderIds.Policy orderIds, TpccTables tables,
+                 int threads, long seed) {
         this.mode = Objects.requireNonNull(mode, "mode");
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be >= 1, got " + threads);
         }
-        this.db = new TpccDatabase(stm, warehouses, mode.layout(), seed, orderIds);
+        this.db = new TpccDatabase(stm, warehouses, mode.layout(), seed, orderIds, tables);
         this.threads = threads;
         this.seed = seed;
         this.queuedDeliveries = new AtomicIntegerArray(warehouses + 1);
@@ -70,6 +81,12 @@ public final class TpccWorkload implements Workload {
         m.put("mode", mode.cliName());
         m.put("order_ids", db.orderIds.policy().cliName());
         return m;
+    }
+
+    /** @return the tables bound to a protocol other than the store's default, e.g. {@code stock -> tictoc} */
+    @Override
+    public Map<String, String> objectProtocols() {
+        return db.tables().besides(db.stm().protocol());
     }
 
     /** @return the five TPC-C transactions, in {@link TpccMix.Type} order */

@@ -1,11 +1,9 @@
 package io.jato.workloads.tpcc;
 
+import io.jato.workloads.Cli;
 import io.jato.workloads.Main;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,15 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The {@code tpcc} command end to end: a short run passes its consistency check; bad options are usage errors. */
 class TpccRunTest {
     private static int run(StringBuilder report, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            status = Main.run(args, o, e);
-        }
-        report.append(out.toString(StandardCharsets.UTF_8)).append(err.toString(StandardCharsets.UTF_8));
-        return status;
+        Cli.Outcome o = Cli.run(args);
+        report.append(o.out()).append(o.err());
+        return o.status();
     }
 
     @Test

@@ -1,15 +1,13 @@
 package io.jato.workloads.transfer;
 
 import io.jato.stm.Stm;
+import io.jato.workloads.Cli;
 import io.jato.workloads.Main;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -20,14 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TransferRunTest {
 
     private static String[] run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            status = Main.run(args, o, e);
-        }
-        return new String[] {String.valueOf(status), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)};
+        Cli.Outcome o = Cli.run(args);
+        return new String[] {String.valueOf(o.status()), o.out(), o.err()};
     }
 
     @ParameterizedTest

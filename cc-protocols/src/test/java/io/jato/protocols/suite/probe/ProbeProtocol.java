@@ -42,9 +42,14 @@ public final class ProbeProtocol implements Protocol {
         return Capabilities.of(Capabilities.Isolation.SERIALIZABLE, Capabilities.Feature.REMOTE_ABORT);
     }
 
+    /** The instance most recently created (a store mixing protocols hides its children behind its own control). */
+    public static volatile Control lastCreated;
+
     @Override
     public ConcurrencyControl create(ProtocolContext context) {
-        return new Control(ForwardingControl.create("occ", context), context);
+        Control c = new Control(ForwardingControl.create("occ", context), context);
+        lastCreated = c;
+        return c;
     }
 
     /** The attempt a thread runs, as the probe saw it begin. */

@@ -18,9 +18,13 @@ public abstract class ChainNode extends RefItem {
     @SuppressWarnings("unused") // accessed through ChainedIndex.NEXT
     private ChainNode next;
 
-    /** @param hash the spread hash of the node's key; the value starts null, set by the owner before linking */
-    protected ChainNode(long hash) {
-        super(null);
+    /**
+     * @param hash   the spread hash of the node's key; the value starts null, set by the owner
+     *               before linking
+     * @param domain the owning map's protocol domain (every node of a map is in the map's domain)
+     */
+    protected ChainNode(long hash, int domain) {
+        super(null, domain);
         this.hash = hash;
     }
 }

@@ -76,9 +76,12 @@ public final class LongNodeIndex extends ChainedIndex {
          */
         public Node pendingNext;
 
-        /** @param key the key; the value starts null and is set by the owner before linking */
-        public Node(long key) {
-            super(hash(key));
+        /**
+         * @param key    the key; the value starts null and is set by the owner before linking
+         * @param domain the owning map's protocol domain
+         */
+        public Node(long key, int domain) {
+            super(hash(key), domain);
             this.key = key;
         }
     }

@@ -71,11 +71,12 @@ public final class ObjectNodeIndex<K> extends ChainedIndex {
         public Node<K> pendingNext;
 
         /**
-         * @param key  the key (not null)
-         * @param hash {@link #hash}{@code (key)}, which the caller usually has already
+         * @param key    the key (not null)
+         * @param hash   {@link #hash}{@code (key)}, which the caller usually has already
+         * @param domain the owning map's protocol domain
          */
-        public Node(K key, long hash) {
-            super(hash);
+        public Node(K key, long hash, int domain) {
+            super(hash, domain);
             this.key = Objects.requireNonNull(key, "key");
         }
     }

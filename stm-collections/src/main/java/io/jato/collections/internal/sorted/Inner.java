@@ -8,8 +8,8 @@ package io.jato.collections.internal.sorted;
 final class Inner extends Node {
     Node[] children;
 
-    Inner(int level, boolean longKeys, int capacity) {
-        super(level, longKeys, capacity);
+    Inner(int level, boolean longKeys, int capacity, int domain) {
+        super(level, longKeys, capacity, domain);
         children = new Node[capacity + 1];
     }
 }

@@ -26,8 +26,8 @@ final class Leaf extends Node {
      */
     boolean loCut;
 
-    Leaf(boolean longKeys, int capacity) {
-        super(0, longKeys, capacity);
+    Leaf(boolean longKeys, int capacity, int domain) {
+        super(0, longKeys, capacity, domain);
         slots = new Slot[capacity];
     }
 

@@ -57,7 +57,9 @@ abstract class Node extends TxItem {
     /** The keys of an object-key index (else null). */
     Object[] okeys;
 
-    Node(int level, boolean longKeys, int capacity) {
+    /** @param domain the index's protocol domain (every node and slot of an index is in it) */
+    Node(int level, boolean longKeys, int capacity, int domain) {
+        super(domain);
         this.level = level;
         if (longKeys) {
             lkeys = new long[capacity];

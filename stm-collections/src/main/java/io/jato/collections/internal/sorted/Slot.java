@@ -18,8 +18,9 @@ public final class Slot extends RefItem {
      */
     Leaf hint;
 
-    Slot(long lkey, Object okey, Object prefix) {
-        super(null);
+    /** @param domain the index's protocol domain */
+    Slot(long lkey, Object okey, Object prefix, int domain) {
+        super(null, domain);
         this.lkey = lkey;
         this.okey = okey;
         this.prefix = prefix;

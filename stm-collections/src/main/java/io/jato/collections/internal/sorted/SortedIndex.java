@@ -60,8 +60,11 @@ public abstract class SortedIndex {
     static final Object REMOVED = new Object();
     /** Returned by {@link #compareAt} for an empty key slot: the read is torn. */
     static final int TORN = Integer.MIN_VALUE;
-    /** Returned by {@link #probe} when the leaf no longer covers the key. */
-    private static final Slot RETRY = new Slot(0L, null, null);
+    /**
+     * Returned by {@link #probe} when the leaf no longer covers the key. A sentinel only, compared
+     * by identity and never handed to a transaction or the protocol, so its domain is irrelevant.
+     */
+    private static final Slot RETRY = new Slot(0L, null, null, 0);
 
     private static final int CONTAINS = 0;
     private static final int BELOW = 1;
@@ -94,11 +97,17 @@ public abstract class SortedIndex {
     final boolean longKeys;
     /** Keys of different prefixes never share a leaf. */
     final boolean layout;
+    /**
+     * The protocol domain of every item of this index: the anchor, every leaf (and, for uniformity,
+     * inner node) and every slot that splits and inserts ever create. Asked of the store once, so
+     * that the whole map is bound to one protocol: a scan validates leaves and slots together.
+     */
+    final int domain;
     /** Replaced only by the holder of the old root's seqlock; accessed through {@code ROOT}. */
     @SuppressWarnings("unused")
     private volatile Node root;
     /** Never locked or validated: its access-set entry holds the transaction's {@link Pending}. */
-    private final TxItem anchor = new TxItem();
+    private final TxItem anchor;
     /**
      * Diagnostics: how often link() had to grow a leaf's arrays itself (under the leaf's seqlock).
      * Written under a leaf lock, racily across leaves; a test's single thread reads it exactly.
@@ -115,10 +124,12 @@ public abstract class SortedIndex {
     SortedIndex(Stm stm, boolean longKeys, int capacity, boolean layout) {
         this.stm = stm;
         this.cc = stm.concurrencyControl();
+        this.domain = stm.protocolDomain();
+        this.anchor = new TxItem(domain);
         this.longKeys = longKeys;
         this.capacity = capacity;
         this.layout = layout;
-        Leaf first = new Leaf(longKeys, capacity);
+        Leaf first = new Leaf(longKeys, capacity, domain);
         first.loInf = true;
         first.hiInf = true;
         first.loCut = true;
@@ -498,7 +509,7 @@ public abstract class SortedIndex {
             // commit's checks reserve in the leaf for this transaction's inserts.
             le.setPendingLong(0);
         }
-        Slot s = new Slot(k, ok, prefix);
+        Slot s = new Slot(k, ok, prefix, domain);
         s.hint = l;
         Entry se = ctx.appendInsert(s);
         ctx.writeCustom(se, participant, null, value);
@@ -1071,8 +1082,8 @@ public abstract class SortedIndex {
             prefixCut = new boolean[n];
             m = planCuts(l, n, trigger, cuts, prefixCut);
             parts = newParts(l, n, m, cuts, prefixCut);
-            donor = new Leaf(longKeys, capacity);
-            spares = new Spares(rootAcquire().level, m, longKeys, capacity);
+            donor = new Leaf(longKeys, capacity, domain);
+            spares = new Spares(rootAcquire().level, m, longKeys, capacity, domain);
         } catch (Throwable t) {
             l.unlockUnchanged();
             throw t;
@@ -1177,16 +1188,18 @@ public abstract class SortedIndex {
         private final int[] used;
         private final boolean longKeys;
         private final int capacity;
+        private final int domain;
 
-        Spares(int rootLevel, int parts, boolean longKeys, int capacity) {
+        Spares(int rootLevel, int parts, boolean longKeys, int capacity, int domain) {
             this.longKeys = longKeys;
             this.capacity = capacity;
+            this.domain = domain;
             byLevel = new Inner[rootLevel + 3][];
             used = new int[rootLevel + 3];
             for (int level = 1; level < byLevel.length; level++) {
                 Inner[] a = new Inner[parts];
                 for (int i = 0; i < parts; i++) {
-                    a[i] = new Inner(level, longKeys, capacity);
+                    a[i] = new Inner(level, longKeys, capacity, domain);
                 }
                 byLevel[level] = a;
             }
@@ -1196,13 +1209,13 @@ public abstract class SortedIndex {
             if (level < byLevel.length && used[level] < byLevel[level].length) {
                 return byLevel[level][used[level]++];
             }
-            return new Inner(level, longKeys, capacity);
+            return new Inner(level, longKeys, capacity, domain);
         }
     }
 
     /** @return a new unlinked leaf holding {@code all[from, to)} (at most {@code capacity} slots) */
     private Leaf newLeaf(Slot[] all, int from, int to) {
-        Leaf r = new Leaf(longKeys, capacity);
+        Leaf r = new Leaf(longKeys, capacity, domain);
         fill(r, all, from, to);
         return r;
     }
@@ -1578,7 +1591,7 @@ public abstract class SortedIndex {
             try {
                 // Under the leaf's transactional lock no commit inserts into it or splits it.
                 if (probe(l, k, ok) == null) {
-                    fresh = new Slot(k, ok, prefix);
+                    fresh = new Slot(k, ok, prefix, domain);
                     fresh.hint = l;
                     cc.installRef(fresh, value);
                     fix = link(fresh);

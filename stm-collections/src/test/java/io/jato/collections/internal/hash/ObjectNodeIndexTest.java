@@ -40,7 +40,7 @@ class ObjectNodeIndexTest {
     }
 
     private static ObjectNodeIndex.Node<Key> node(Key k) {
-        return new ObjectNodeIndex.Node<>(k, ObjectNodeIndex.hash(k));
+        return new ObjectNodeIndex.Node<>(k, ObjectNodeIndex.hash(k), 0);
     }
 
     private static ObjectNodeIndex.Node<Key> lookup(ObjectNodeIndex<Key> index, Key k) {

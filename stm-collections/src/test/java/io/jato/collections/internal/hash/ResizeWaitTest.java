@@ -32,7 +32,7 @@ class ResizeWaitTest {
         LongNodeIndex index = new LongNodeIndex(0);
         int cap = index.capacity();
         for (long k = 0; k < cap * 3L / 4; k++) {
-            index.link(new LongNodeIndex.Node(k));
+            index.link(new LongNodeIndex.Node(k, 0));
         }
         CountDownLatch stalled = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);

@@ -43,12 +43,15 @@ public final class OccControl extends ConcurrencyControl {
     private final int lockSpins;
     private final int heldLockSpins;
     private final int readSpins;
+    /** Where our per-transaction state is ({@link TxnContext#ccState(int)}): -1 unless the store mixes protocols. */
+    private final int stateSlot;
 
     public OccControl(ProtocolContext context) {
         this.context = context;
         this.lockSpins = context.lockSpinLimit();
         this.heldLockSpins = Math.min(lockSpins, context.intOption(OccProtocol.HELD_LOCK_SPINS, 1, Integer.MAX_VALUE));
         this.readSpins = context.readSpinLimit();
+        this.stateSlot = context.stateSlot();
     }
 
     @Override
@@ -63,7 +66,7 @@ public final class OccControl extends ConcurrencyControl {
 
     @Override
     public void begin(TxnContext txn) {
-        OccTxnState s = (OccTxnState) txn.ccState();
+        OccTxnState s = (OccTxnState) txn.ccState(stateSlot);
         s.maxSeen = 0;
         s.holdsLock = false;
     }
@@ -131,9 +134,9 @@ public final class OccControl extends ConcurrencyControl {
         }
     }
 
-    private static void observed(TxnContext txn, Entry e, long w) {
+    private void observed(TxnContext txn, Entry e, long w) {
         e.setObserved(w);
-        OccTxnState s = (OccTxnState) txn.ccState();
+        OccTxnState s = (OccTxnState) txn.ccState(stateSlot);
         long tid = w >>> OccWord.FLAG_BITS;
         if (tid > s.maxSeen) {
             s.maxSeen = tid;
@@ -151,7 +154,7 @@ public final class OccControl extends ConcurrencyControl {
     @Override
     public AbortCause lock(TxnContext txn, Entry e) {
         TxItem item = e.item();
-        OccTxnState s = (OccTxnState) txn.ccState();
+        OccTxnState s = (OccTxnState) txn.ccState(stateSlot);
         // Waiting is safe only while this transaction holds no lock: nobody can then be waiting
         // for it, so no wait-for cycle runs through it. Once it holds one, the write set is locked
         // in access order (no sort), and two transactions may each hold what the other wants —
@@ -187,7 +190,7 @@ public final class OccControl extends ConcurrencyControl {
         if (readOnly) {
             return 0L;
         }
-        OccTxnState s = (OccTxnState) txn.ccState();
+        OccTxnState s = (OccTxnState) txn.ccState(stateSlot);
         // The epoch is read after every lock CAS (volatile, so not reordered before them).
         long epoch = context.currentEpoch();
         long tid = Math.max(s.maxSeen, s.lastTid) + 1;
