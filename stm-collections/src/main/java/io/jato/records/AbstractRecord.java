@@ -154,8 +154,9 @@ public abstract class AbstractRecord extends TxItem {
 
     /**
      * Starts an in-place read of group {@code g}: returns the observed entry, to be passed to
-     * {@link #endRead} after the field loads, or null if the transaction writes the group (then
-     * read the image from {@link #readImage}).
+     * {@link #endRead} after the field loads, or null if the transaction writes the group or the
+     * protocol served an older version of it ({@link Entry#VERSION}); then read the image from
+     * {@link #readImage}.
      */
     protected final Entry beginRead(TxnContext c, int g) {
         Entry e = c.entry(item(g));
@@ -165,8 +166,10 @@ public abstract class AbstractRecord extends TxItem {
         }
         if ((f & Entry.READ) == 0) {
             c.observe(e);
+            f = e.flags();
         }
-        return e;
+        // A multi-version protocol may serve an older version: then the getter reads its image.
+        return (f & Entry.VERSION) == 0 ? e : null;
     }
 
     /** Ends an in-place read; aborts the attempt if the group changed since it was observed. */
@@ -174,9 +177,15 @@ public abstract class AbstractRecord extends TxItem {
         c.checkRead(e);
     }
 
-    /** @return the transaction's image of group {@code g}, materialized (the group is written) */
+    /**
+     * @return the transaction's image of group {@code g}: its pending image, materialized, if it
+     *         writes the group, else the older version the protocol served
+     */
     protected final RecordImage readImage(TxnContext c, int g) {
         Entry e = c.find(item(g));
+        if ((e.flags() & Entry.WRITE) == 0) {
+            return (RecordImage) e.readRef();
+        }
         RecordImage im = (RecordImage) e.pendingRef();
         if (!im.isMaterialized()) {
             materialize(c, e, im);
@@ -352,6 +361,23 @@ public abstract class AbstractRecord extends TxItem {
                 im.setMaterialized();
             }
             return true;
+        }
+
+        /** A copy of the committed columns of every group that shares the entry's item. */
+        @Override
+        public Object captureVersion(TxnContext txn, Entry entry) {
+            AbstractRecord r = (AbstractRecord) entry.key();
+            int groups = 0;
+            for (int g = 0, n = r.groupCount(); g < n; g++) {
+                if (r.item(g) == entry.item()) {
+                    groups |= 1 << g;
+                }
+            }
+            RecordImage version = r.newImage();
+            version.attach(groups);
+            r.load(version, groups);
+            version.setMaterialized();
+            return version;
         }
 
         @Override

@@ -229,7 +229,11 @@ public final class Stm {
         return Collections.unmodifiableMap(out);
     }
 
-    /** @return what this store's protocol declares it guarantees and offers */
+    /**
+     * @return what this store's protocol declares it guarantees and offers; for a store of several
+     *         protocols ({@link Builder#objectProtocol}), what every transaction gets: serializability,
+     *         the features all of its protocols offer, and remote aborts if any of them uses them
+     */
     public Capabilities capabilities() {
         return capabilities;
     }

@@ -54,6 +54,17 @@ public final class Entry extends ThreadPadding {
      * adds), so concurrent transactions' operations on the item give the same result in any order.
      */
     public static final int COMMUTATIVE = 1 << 9;
+    /**
+     * The protocol served this read from an older version it keeps (a multi-version protocol
+     * reading in the past): {@link #readRef()} holds that version's value — for an item whose data
+     * type keeps values in its own fields, the copy its participant made with
+     * {@link TxParticipant#captureVersion} — and the data type reads it instead of the fields.
+     * Set by the protocol's {@link ConcurrencyControl#observe} together with {@link #READ}.
+     * Records honour it ({@code AbstractRecord}); a later write of the item starts from the item's
+     * fields, so the protocol's {@link ConcurrencyControl#isCurrent} must then fail unless they are
+     * the version that was read.
+     */
+    public static final int VERSION = 1 << 10;
     /** First flag bit reserved for the protocol. */
     public static final int PROTOCOL_FLAG_0 = 1 << 16;
     /** Second flag bit reserved for the protocol. */

@@ -22,6 +22,8 @@ import io.jato.stm.internal.MixedClock;
  *
  * Used only when a store is built with more than one protocol: a store of one protocol calls its
  * protocol directly, and its hook calls stay monomorphic. Here they are polymorphic by design.
+ * Every overridable hook of ConcurrencyControl is overridden (MixedControlTest checks it): an
+ * inherited default would run for every protocol instead of the item's own.
  */
 
 /** The concurrency control of a store whose objects are bound to several protocols. */
@@ -100,6 +102,12 @@ final class MixedControl extends ConcurrencyControl {
     @Override
     public String name() {
         return name;
+    }
+
+    /** A store's control, never mixed into another: how its children order is asked of each. */
+    @Override
+    public boolean ordersByTimestamp() {
+        return false;
     }
 
     @Override

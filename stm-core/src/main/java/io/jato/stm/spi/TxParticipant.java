@@ -62,6 +62,20 @@ public interface TxParticipant {
         throw new IndexOutOfBoundsException("operation " + index + " of " + operationCount(txn, entry));
     }
 
+    /**
+     * For a multi-version protocol: a new copy of the committed values that the entry's item holds
+     * in the data type's own fields (a record's columns of the groups sharing the item), to keep as
+     * an old version before the commit overwrites them in place. Called by the protocol with the
+     * item locked (in {@link ConcurrencyControl#lock}, not during install: it allocates); the copy
+     * is immutable from then on and is what a reader served that version gets in
+     * {@link Entry#readRef()} (flag {@link Entry#VERSION}). Default: null, the type keeps no values
+     * in place (cells keep theirs in {@link RefItem}/{@link LongItem}, which the protocol copies
+     * itself).
+     */
+    default Object captureVersion(TxnContext txn, Entry entry) {
+        return null;
+    }
+
     /** Called once per entry flagged {@link Entry#CLEANUP} after the transaction commits or aborts. */
     default void cleanup(TxnContext txn, Entry entry, boolean committed) {
     }
