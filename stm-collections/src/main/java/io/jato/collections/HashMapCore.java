@@ -116,7 +116,8 @@ abstract class HashMapCore<N extends RefItem> {
     /** @return the value an entry of a node decides in this transaction: null if deleted */
     static Object valueOf(Entry e) {
         Object v = e.has(Entry.WRITE) ? e.pendingRef() : e.readRef();
-        return v == ABSENT ? null : v;
+        // NO_VERSION: a multi-version protocol found no version of the node visible to us.
+        return v == ABSENT || v == ConcurrencyControl.NO_VERSION ? null : v;
     }
 
     /** @return the value, in this transaction, of a key located at {@code e}: null if absent (e null) or deleted */
@@ -170,8 +171,8 @@ abstract class HashMapCore<N extends RefItem> {
     private void materialize(TxnContext ctx, N n, Entry e) {
         UpdateList ops = (UpdateList) e.pendingRef();
         Object committed = (e.flags() & Entry.READ) != 0 ? e.readRef() : ctx.readRef(n, e);
-        if (committed == REMOVED) {
-            // Deleted since we found the node: this attempt cannot commit.
+        if (committed == REMOVED || committed == ConcurrencyControl.NO_VERSION) {
+            // Deleted since we found the node (or not visible to us): this attempt cannot commit.
             throw ctx.rollback(AbortCause.DELETED);
         }
         e.setPendingRef(ops.applyTo(committed, this, n));

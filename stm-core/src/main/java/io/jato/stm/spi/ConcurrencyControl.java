@@ -55,6 +55,22 @@ import io.jato.stm.AbortCause;
  */
 public abstract class ConcurrencyControl {
 
+    /**
+     * The answer of {@link #readRef} when no version of the item is visible to the transaction: a
+     * multi-version reader whose snapshot is older than the item's first version (a map entry
+     * inserted after it), or newer than its delete. Data types treat the item's key as absent in
+     * this transaction without looking it up again — the item is still linked, unlike one whose
+     * delete unlinked it, which a data type marks with its own sentinel and looks up again. Maps
+     * honour it in lookups, updates and scans; a commit-time update of such a key must
+     * materialize it and rolls the attempt back ({@link AbortCause#DELETED}). Compared by identity.
+     */
+    public static final Object NO_VERSION = new Object() {
+        @Override
+        public String toString() {
+            return "NO_VERSION";
+        }
+    };
+
     protected ConcurrencyControl() {
     }
 

@@ -7,6 +7,7 @@ import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Entry;
 import io.jato.stm.spi.Protocol;
 import io.jato.stm.spi.ProtocolContext;
+import io.jato.stm.spi.RefItem;
 import io.jato.stm.spi.TxItem;
 import io.jato.stm.spi.TxnContext;
 
@@ -18,7 +19,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * will: OCC that, when a commit locks an item whose data type keeps values in its own fields,
  * keeps the participant's copy of the values about to be overwritten
  * ({@code TxParticipant.captureVersion}), and while {@link Control#servePast} is on serves reads
- * of such an item from that copy ({@code Entry.VERSION}). Validation is OCC's: the version served
+ * of such an item from that copy ({@code Entry.VERSION}); and that answers
+ * {@code ConcurrencyControl.NO_VERSION} for reference reads of the values in
+ * {@link Control#hiddenValues}, as a multi-version reader does for an entry inserted after its
+ * snapshot. Validation is OCC's: the version served
  * validates as long as nobody committed to the item since the read, which is enough for tests
  * that read in the past only while nothing writes.
  */
@@ -56,6 +60,8 @@ public final class PastProtocol implements Protocol {
         public final Map<TxItem, Object> previous = new ConcurrentHashMap<>();
         /** When true, reads of an item with a kept version are served from it. */
         public volatile boolean servePast;
+        /** Reference reads that find one of these values answer that no version is visible. */
+        public final java.util.Set<Object> hiddenValues = ConcurrentHashMap.newKeySet();
 
         Control(ConcurrencyControl occ) {
             super(occ);
@@ -76,6 +82,12 @@ public final class PastProtocol implements Protocol {
                 }
             }
             return c;
+        }
+
+        @Override
+        public Object readRef(TxnContext txn, RefItem item, Entry e) {
+            Object v = super.readRef(txn, item, e);
+            return hiddenValues.contains(v) ? ConcurrencyControl.NO_VERSION : v;
         }
 
         @Override

@@ -324,7 +324,8 @@ public abstract class SortedIndex {
 
     private static Object valueOf(Entry e) {
         Object v = e.has(Entry.WRITE) ? e.pendingRef() : e.readRef();
-        return v == ABSENT || v == REMOVED ? null : v;
+        // NO_VERSION: a multi-version protocol found no version of the slot visible to us.
+        return v == ABSENT || v == REMOVED || v == ConcurrencyControl.NO_VERSION ? null : v;
     }
 
     /**
