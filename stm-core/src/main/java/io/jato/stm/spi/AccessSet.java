@@ -13,7 +13,10 @@ import java.util.Arrays;
  *
  * Beside the set, three lists name the entries each commit phase visits, in the order they joined
  * them: the write list (first write), the read list (first read or observation) and the check list
- * (first requestCheck). The commit walks only those, instead of the whole set once per phase.
+ * (first requestCheck). The commit walks only those, instead of the whole set once per phase. The
+ * lists hold entry positions, not references: an int store into them needs no collector barrier,
+ * and with the conditional stores of the retry loop it took about 4 ns off a one-entry read-only
+ * transaction (docs/benchmarks/2026-11-mixed.md).
  *
  * Package-private in the SPI package, not in internal: it manages Entry's package-private state.
  */
@@ -31,14 +34,14 @@ final class AccessSet extends ThreadPadding {
     private int[] slotOf;
     private boolean indexed;
 
-    /** Entries with {@link Entry#WRITE}, in first-write order (each once). */
-    private Entry[] writes;
+    /** Positions of the entries with {@link Entry#WRITE}, in first-write order (each once). */
+    private int[] writes;
     private int writeCount;
-    /** Entries with {@link Entry#READ}, in first-read order (each once). */
-    private Entry[] reads;
+    /** Positions of the entries with {@link Entry#READ}, in first-read order (each once). */
+    private int[] reads;
     private int readCount;
-    /** Entries with {@link Entry#CHECK}, in request order (each once). */
-    private Entry[] checks;
+    /** Positions of the entries with {@link Entry#CHECK}, in request order (each once). */
+    private int[] checks;
     private int checkCount;
 
     /** Whether this attempt created items ({@link TxnContext#appendInsert}). */
@@ -52,14 +55,14 @@ final class AccessSet extends ThreadPadding {
         int cap = Integer.highestOneBit(Tunables.ACCESS_SET_CAPACITY - 1) << 1;
         this.entries = new Entry[cap];
         for (int i = 0; i < cap; i++) {
-            entries[i] = new Entry();
+            entries[i] = new Entry(i);
         }
         this.items = new TxItem[cap];
         this.index = new int[cap * 2];
         this.slotOf = new int[cap];
-        this.writes = new Entry[cap];
-        this.reads = new Entry[cap];
-        this.checks = new Entry[cap];
+        this.writes = new int[cap];
+        this.reads = new int[cap];
+        this.checks = new int[cap];
     }
 
     int size() {
@@ -75,7 +78,7 @@ final class AccessSet extends ThreadPadding {
     }
 
     Entry writeAt(int k) {
-        return writes[k];
+        return entries[writes[k]];
     }
 
     int readCount() {
@@ -83,7 +86,7 @@ final class AccessSet extends ThreadPadding {
     }
 
     Entry readAt(int k) {
-        return reads[k];
+        return entries[reads[k]];
     }
 
     int checkCount() {
@@ -91,7 +94,7 @@ final class AccessSet extends ThreadPadding {
     }
 
     Entry checkAt(int k) {
-        return checks[k];
+        return entries[checks[k]];
     }
 
     /** @return the entry for {@code item}, or null */
@@ -141,13 +144,13 @@ final class AccessSet extends ThreadPadding {
         int f = e.flags;
         if ((f & Entry.READ) == 0) {
             e.flags = f | Entry.READ;
-            reads[readCount++] = e;
+            reads[readCount++] = e.position;
         }
     }
 
     /** Lists {@code e} as written; the caller sets {@link Entry#WRITE} (once per entry). */
     void addWrite(Entry e) {
-        writes[writeCount++] = e;
+        writes[writeCount++] = e.position;
     }
 
     /** Sets {@link Entry#CHECK} on {@code e} and lists it, unless it is set already. */
@@ -155,7 +158,7 @@ final class AccessSet extends ThreadPadding {
         int f = e.flags;
         if ((f & Entry.CHECK) == 0) {
             e.flags = f | Entry.CHECK;
-            checks[checkCount++] = e;
+            checks[checkCount++] = e.position;
         }
     }
 
@@ -180,7 +183,7 @@ final class AccessSet extends ThreadPadding {
             }
             indexed = false;
         }
-        // The lists hold only entries, which are permanent and hold nothing after clearRefs.
+        // The lists hold only positions.
         size = 0;
         writeCount = 0;
         readCount = 0;
@@ -196,14 +199,14 @@ final class AccessSet extends ThreadPadding {
         int cap = entries.length << 1;
         Entry[] ne = Arrays.copyOf(entries, cap);
         for (int i = entries.length; i < cap; i++) {
-            ne[i] = new Entry();
+            ne[i] = new Entry(i);
         }
         TxItem[] ni = Arrays.copyOf(items, cap);
         int[] nx = new int[cap * 2];
         int[] ns = new int[cap];
-        Entry[] nw = Arrays.copyOf(writes, cap);
-        Entry[] nr = Arrays.copyOf(reads, cap);
-        Entry[] nc = Arrays.copyOf(checks, cap);
+        int[] nw = Arrays.copyOf(writes, cap);
+        int[] nr = Arrays.copyOf(reads, cap);
+        int[] nc = Arrays.copyOf(checks, cap);
         entries = ne;
         items = ni;
         index = nx;

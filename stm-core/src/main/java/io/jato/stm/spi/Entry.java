@@ -81,6 +81,8 @@ public final class Entry extends ThreadPadding {
     /** Call the entry's {@link TxParticipant#install}. */
     public static final int KIND_CUSTOM = 4;
 
+    /** This entry's fixed position in its access set (entries are permanent and never move). */
+    final int position;
     TxItem item;
     TxParticipant participant;
     Object key;
@@ -97,7 +99,8 @@ public final class Entry extends ThreadPadding {
     Object undoRef;
     long undoLong;
 
-    Entry() {
+    Entry(int position) {
+        this.position = position;
     }
 
     /**

@@ -40,7 +40,7 @@ final class RetryLoop {
         final TxnContext txn = this.txn;
         final ThreadTransactions thread = txn.thread;
         TxnContext running = thread.running;
-        if (running != null && running != txn) {
+        if (thread.busy && running != txn) {
             throw new IllegalStateException("a transaction of store '" + txn.storeName()
                     + "' cannot run inside a transaction of store '" + running.storeName()
                     + "' on the same thread: transactions of two stores are not joined (the inner commit would not be"
@@ -53,8 +53,14 @@ final class RetryLoop {
         try {
             // Inside the try: the first transaction of a type on this thread allocates its
             // statistics row, and an OutOfMemoryError there must not leave the thread marked running.
-            thread.running = txn;
-            txn.type = type;
+            // References are written only when they change: per transaction, only primitives.
+            if (running != txn) {
+                thread.running = txn;
+            }
+            thread.busy = true;
+            if (txn.type != type) {
+                txn.type = type;
+            }
             counters.type(type);
             for (int a = 0;; a++) {
                 T result = null;
@@ -89,7 +95,7 @@ final class RetryLoop {
                 backoff.pause(a);
             }
         } finally {
-            thread.running = null;
+            thread.busy = false;
             backoff.restoreInterrupt();
         }
     }
