@@ -2,6 +2,7 @@ package io.jato.protocols.suite;
 
 import io.jato.collections.TxLong;
 import io.jato.collections.TxRef;
+import io.jato.protocols.suite.probe.PastProtocol;
 import io.jato.protocols.suite.probe.ProbeProtocol;
 import io.jato.stm.Capabilities;
 import io.jato.stm.Stm;
@@ -175,6 +176,41 @@ class MixedProtocolsTest {
             assertEquals("1,1", got, "T1 read y before T2 and x after it; only a retry can be right");
         }
         assertEquals(List.of(), Quiescence.problems(x, y), "quiescent");
+    }
+
+    /**
+     * A thread's first transaction creates its per-protocol states. If the second protocol's
+     * creation fails, the first protocol's state must leave its registry (a state left there
+     * would count as a live transaction forever), the failure reaches the caller, and the thread
+     * runs its next transaction normally. Fails if MixedControl leaves the state registered.
+     */
+    @Test
+    void aFailedStateCreationLeavesNoProtocolStateRegistered() throws InterruptedException {
+        Stm stm = Stm.builder().protocol(ProbeProtocol.NAME).objectProtocol(PastProtocol.NAME).build();
+        ProbeProtocol.Control probe = ProbeProtocol.lastCreated;
+        PastProtocol.Control past = PastProtocol.lastCreated;
+        TxLong x = new TxLong(stm, 0);
+        IllegalStateException boom = new IllegalStateException("no state");
+        past.failNewTxnState = boom;
+        Throwable[] thrown = new Throwable[1];
+        long[] after = new long[1];
+        int[] registeredAfterFailure = new int[1];
+        Thread t = new Thread(() -> {
+            try {
+                stm.run(txn -> x.set(txn, 1));
+            } catch (Throwable e) {
+                thrown[0] = e;
+            }
+            registeredAfterFailure[0] = probe.context.txnStates().size();
+            stm.run(txn -> x.set(txn, x.get(txn) + 1));
+            after[0] = x.single().get();
+        });
+        t.start();
+        t.join(20_000);
+        assertSame(boom, thrown[0]);
+        assertEquals(0, registeredAfterFailure[0], "the first protocol's state stayed registered");
+        assertEquals(1, after[0], "the thread's next transaction ran");
+        assertEquals(1, probe.context.txnStates().size());
     }
 
     static List<String> commitPointProtocols() {

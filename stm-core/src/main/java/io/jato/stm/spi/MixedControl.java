@@ -117,9 +117,26 @@ final class MixedControl extends ConcurrencyControl {
         // Each child's state is in place before the next child is created, so a child's
         // newTxnState may already read its own (or none) through ccState(slot).
         txn.childStates = states;
-        for (int d = 0; d < children.length; d++) {
-            states[d] = children[d].newTxnState(txn);
-            contexts[d].registerTxnState(states[d]);
+        int registered = 0;
+        try {
+            for (int d = 0; d < children.length; d++) {
+                states[d] = children[d].newTxnState(txn);
+                contexts[d].registerTxnState(states[d]);
+                registered = d + 1;
+            }
+        } catch (Throwable t) {
+            // The context will not exist: a state left registered would be seen as live forever
+            // (an MVCC horizon that never advances). Take back the ones already registered.
+            for (int d = 0; d < registered; d++) {
+                try {
+                    if (contexts[d].unregisterTxnState(states[d])) {
+                        children[d].retireTxnState(states[d]);
+                    }
+                } catch (Throwable b) {
+                    CommitDriver.addSuppressed(t, b);
+                }
+            }
+            throw t;
         }
         return s;
     }

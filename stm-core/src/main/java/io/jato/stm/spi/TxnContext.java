@@ -116,8 +116,20 @@ public final class TxnContext extends Txn {
         Backoff backoff = new Backoff(settings[0], settings[1],
                 System.nanoTime() ^ ((long) System.identityHashCode(this) << 32));
         this.loop = new RetryLoop(this, driver, counters, backoff, (int) settings[2]);
-        this.ccState = cc.newTxnState(this);
-        protocolContext.registerTxnState(ccState);
+        Object state = cc.newTxnState(this);
+        try {
+            protocolContext.registerTxnState(state);
+        } catch (Throwable t) {
+            // Out of memory copying the registry: no context will own the state, so let the
+            // protocol drop whatever it registered for it (a mixed store's per-protocol states).
+            try {
+                cc.retireTxnState(state);
+            } catch (Throwable b) {
+                CommitDriver.addSuppressed(t, b);
+            }
+            throw t;
+        }
+        this.ccState = state;
     }
 
     /** @return the name of the store this context belongs to (for messages) */

@@ -58,6 +58,8 @@ public final class PastProtocol implements Protocol {
     public static final class Control extends ForwardingControl {
         /** The values each in-place item had before its last commit. */
         public final Map<TxItem, Object> previous = new ConcurrentHashMap<>();
+        /** When set, the next {@code newTxnState} throws it (then it is cleared). */
+        public volatile RuntimeException failNewTxnState;
         /** When true, reads of an item with a kept version are served from it. */
         public volatile boolean servePast;
         /** Reference reads that find one of these values answer that no version is visible. */
@@ -70,6 +72,16 @@ public final class PastProtocol implements Protocol {
         @Override
         public String name() {
             return NAME;
+        }
+
+        @Override
+        public Object newTxnState(TxnContext txn) {
+            RuntimeException fail = failNewTxnState;
+            if (fail != null) {
+                failNewTxnState = null;
+                throw fail;
+            }
+            return super.newTxnState(txn);
         }
 
         @Override
