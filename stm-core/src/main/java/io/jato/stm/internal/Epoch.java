@@ -1,30 +1,5 @@
 package io.jato.stm.internal;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
-abstract class EpochLhsPadding {
-    @SuppressWarnings("unused")
-    private long p00, p01, p02, p03, p04, p05, p06, p07;
-    @SuppressWarnings("unused")
-    private long p10, p11, p12, p13, p14, p15, p16, p17;
-}
-
-abstract class EpochValue extends EpochLhsPadding {
-    /** Written by CAS only (monotonic); read with volatile semantics by every commit. */
-    @SuppressWarnings("unused") // accessed through Epoch.VALUE
-    volatile long value = 1;
-    /** Written together with {@code value} by the CAS winner (plain; a stale read only delays an advance). */
-    long lastAdvanceNanos;
-}
-
-abstract class EpochRhsPadding extends EpochValue {
-    @SuppressWarnings("unused")
-    private long p00, p01, p02, p03, p04, p05, p06, p07;
-    @SuppressWarnings("unused")
-    private long p10, p11, p12, p13, p14, p15, p16, p17;
-}
-
 /**
  * A store's global epoch: a coarse clock that commit timestamps carry in their high bits (Silo).
  * There is no epoch thread: committing threads call {@link #tick} every few thousand commits and
@@ -32,20 +7,16 @@ abstract class EpochRhsPadding extends EpochValue {
  * nothing and no commit ever writes a contended counter. The word is padded on both sides because
  * every committing core reads it.
  */
-public final class Epoch extends EpochRhsPadding {
-    private static final VarHandle VALUE;
-
-    static {
-        try {
-            VALUE = MethodHandles.lookup().findVarHandle(EpochValue.class, "value", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
+public final class Epoch extends PaddedLong {
     private final long periodNanos;
+    /**
+     * Written by the CAS winner right after its advance (plain: a stale read only delays the next
+     * advance); read by {@link #tick}. Outside the padded word: written once per period.
+     */
+    private long lastAdvanceNanos;
 
     public Epoch(long periodNanos) {
+        super(1);
         if (periodNanos <= 0) {
             throw new IllegalArgumentException("epoch period must be positive: " + periodNanos);
         }
@@ -61,7 +32,7 @@ public final class Epoch extends EpochRhsPadding {
     /** Advances the epoch by one if its period has elapsed since the last advance. */
     public void tick(long nowNanos) {
         long e = value;
-        if (nowNanos - lastAdvanceNanos >= periodNanos && VALUE.compareAndSet(this, e, e + 1)) {
+        if (nowNanos - lastAdvanceNanos >= periodNanos && casValue(e, e + 1)) {
             lastAdvanceNanos = nowNanos;
         }
     }
@@ -73,7 +44,7 @@ public final class Epoch extends EpochRhsPadding {
             if (e >= target) {
                 return e;
             }
-            if (VALUE.compareAndSet(this, e, target)) {
+            if (casValue(e, target)) {
                 return target;
             }
         }

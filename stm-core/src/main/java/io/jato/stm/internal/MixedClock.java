@@ -1,28 +1,5 @@
 package io.jato.stm.internal;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
-abstract class MixedClockLhsPadding {
-    @SuppressWarnings("unused")
-    private long p00, p01, p02, p03, p04, p05, p06, p07;
-    @SuppressWarnings("unused")
-    private long p10, p11, p12, p13, p14, p15, p16, p17;
-}
-
-abstract class MixedClockValue extends MixedClockLhsPadding {
-    /** Written by CAS only (strictly increasing); read with volatile semantics. */
-    @SuppressWarnings("unused") // accessed through MixedClock.VALUE
-    volatile long value;
-}
-
-abstract class MixedClockRhsPadding extends MixedClockValue {
-    @SuppressWarnings("unused")
-    private long p00, p01, p02, p03, p04, p05, p06, p07;
-    @SuppressWarnings("unused")
-    private long p10, p11, p12, p13, p14, p15, p16, p17;
-}
-
 /**
  * The clock that orders the commits of transactions spanning several protocols of one store (see
  * {@code docs/mixed-protocols.md}): every such commit takes, by one successful CAS, a value
@@ -31,15 +8,9 @@ abstract class MixedClockRhsPadding extends MixedClockValue {
  * with the real-time order of those commits' serialization points. Padded on both sides: every
  * core that commits a spanning transaction writes it. Transactions of one protocol never touch it.
  */
-public final class MixedClock extends MixedClockRhsPadding {
-    private static final VarHandle VALUE;
-
-    static {
-        try {
-            VALUE = MethodHandles.lookup().findVarHandle(MixedClockValue.class, "value", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
+public final class MixedClock extends PaddedLong {
+    public MixedClock() {
+        super(0);
     }
 
     /**
@@ -50,7 +21,7 @@ public final class MixedClock extends MixedClockRhsPadding {
         for (;;) {
             long v = value;
             long next = Math.max(v + 1, atLeast);
-            if (VALUE.compareAndSet(this, v, next)) {
+            if (casValue(v, next)) {
                 return next;
             }
         }
