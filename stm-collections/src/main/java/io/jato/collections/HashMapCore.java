@@ -39,7 +39,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 abstract class HashMapCore<N extends RefItem> {
     /** Pending value of a buffered delete. */
     static final Object ABSENT = new Object();
-    /** Committed value of a node whose delete committed; the node is unlinked and retired. */
+    /**
+     * Committed value of a node whose delete committed and unlinked it; the node is retired, and a
+     * reader that still reaches it looks the key up again. (A delete the protocol keeps linked,
+     * {@link ConcurrencyControl#keepsDeleted}, holds {@link ConcurrencyControl#NO_VERSION} instead:
+     * the key is absent and the node is where a later insert of the key goes.)
+     */
     static final Object REMOVED = new Object();
     /** Returned by {@link #replaceNonTx} and {@link #removeNonTx} for a node retired meanwhile. */
     static final Object RETRY = new Object();
@@ -125,19 +130,28 @@ abstract class HashMapCore<N extends RefItem> {
         return e == null ? null : valueOf(e);
     }
 
-    /** @return true if {@code e} (from a map's locate) is this transaction's delete of its key */
-    static boolean deletedHere(Entry e) {
-        return e.has(Entry.WRITE) && e.pendingRef() == ABSENT;
+    /**
+     * @return true if {@code e} (from a map's locate) says the key is absent in this transaction
+     *         although its node is linked: deleted here, a delete the protocol kept linked, or no
+     *         version visible ({@link ConcurrencyControl#NO_VERSION}). An entry neither read nor
+     *         written (locateForUpdate's blind update) decides nothing yet.
+     */
+    static boolean absentHere(Entry e) {
+        return (e.flags() & (Entry.READ | Entry.WRITE)) != 0 && valueOf(e) == null;
     }
 
     /**
      * For locateForUpdate: the entry of a node found in the index, if this transaction has not
      * read or written it yet (a commit-time update then takes no read dependency); else null, and
      * the caller locates the key as a read does. A stale (retired) node fails to lock at commit,
-     * and the attempt retries.
+     * and the attempt retries; so does one whose delete committed after the lookup and was kept
+     * linked (its check fails).
      */
     static Entry untouchedEntry(TxnContext ctx, RefItem n) {
-        if (n != null) {
+        // A delete the protocol kept linked (NO_VERSION in place) is no key to update blindly:
+        // the check at commit would refuse it on every retry. The caller reads it instead, and
+        // finds the key absent with a read dependency.
+        if (n != null && n.valueAcquire() != ConcurrencyControl.NO_VERSION) {
             Entry e = ctx.entry(n);
             if ((e.flags() & (Entry.READ | Entry.WRITE)) == 0) {
                 return e;
@@ -233,7 +247,7 @@ abstract class HashMapCore<N extends RefItem> {
      * @return false if the key is absent as of this transaction (nothing is scheduled)
      */
     final boolean updateAt(TxnContext ctx, Entry e, Object entryKey, ValueUpdater<?> updater) {
-        if (e == null || deletedHere(e)) {
+        if (e == null || absentHere(e)) {
             return false;
         }
         schedule(ctx, e, entryKey, updater);
@@ -249,10 +263,11 @@ abstract class HashMapCore<N extends RefItem> {
         if (e == null) {
             return false;
         }
-        if (deletedHere(e)) {
-            // Deleted earlier in this transaction: the node's entry already writes, so reuse it.
+        if (absentHere(e)) {
+            // Deleted earlier in this transaction, or a delete kept linked (or no version visible):
+            // the key is absent but its node is found, so write the value into the node's entry.
             // An insert would need the stripe's absence, which this transaction never observed.
-            e.setPendingRef(value);
+            write(ctx, e, entryKey, value);
         } else {
             schedule(ctx, e, entryKey, updater);
         }
@@ -329,13 +344,16 @@ abstract class HashMapCore<N extends RefItem> {
 
     // ------------------------------------------------------------------ non-transactional view
 
-    /** Overwrites a linked node's value; returns the value before, or {@link #RETRY} if it was retired. */
+    /**
+     * Overwrites a linked node's value; returns the value before (null if the node is a delete the
+     * protocol kept linked, which this write revives), or {@link #RETRY} if it was retired.
+     */
     static Object replaceNonTx(ConcurrencyControl cc, RefItem n, Object value) {
         long w = cc.lockNonTx(n);
         if (w == ConcurrencyControl.RETIRED_ITEM) {
             return RETRY;
         }
-        Object old = cc.lockedRef(n);
+        Object old = presentOrNull(cc.lockedRef(n));
         try {
             cc.installRef(n, value);
         } finally {
@@ -345,7 +363,10 @@ abstract class HashMapCore<N extends RefItem> {
         return old;
     }
 
-    /** Deletes a linked node; returns its value before, or {@link #RETRY} if it was retired already. */
+    /**
+     * Deletes a linked node (unlinked at once: this view keeps no versions); returns its value
+     * before (null for a delete the protocol kept linked), or {@link #RETRY} if it was retired already.
+     */
     final Object removeNonTx(ConcurrencyControl cc, N n) {
         long w = cc.lockNonTx(n);
         if (w == ConcurrencyControl.RETIRED_ITEM) {
@@ -364,7 +385,40 @@ abstract class HashMapCore<N extends RefItem> {
             }
             cc.unlockNonTx(n, w, true, removed);
         }
-        return old;
+        return presentOrNull(old);
+    }
+
+    /** @return {@code v}, or null if it is the value of a delete the protocol keeps linked */
+    static Object presentOrNull(Object v) {
+        return v == ConcurrencyControl.NO_VERSION ? null : v;
+    }
+
+    /**
+     * {@link TxParticipant#unlinkDeleted}: unlinks a node the protocol kept linked after its delete
+     * committed, unless a later write revived it (its value is then no longer NO_VERSION).
+     */
+    final boolean unlinkKept(ConcurrencyControl cc, N n) {
+        long w = cc.lockNonTx(n);
+        if (w == ConcurrencyControl.RETIRED_ITEM) {
+            return false;
+        }
+        boolean removed = false;
+        try {
+            if (cc.lockedRef(n) == ConcurrencyControl.NO_VERSION) {
+                cc.installRef(n, REMOVED);
+                unlink(n);
+                removed = true;
+            }
+        } finally {
+            if (!removed && cc.lockedRef(n) == REMOVED) {
+                // A linked node must never hold the deleted marker: lookups would loop on it.
+                cc.installRef(n, ConcurrencyControl.NO_VERSION);
+            }
+            // A new (retired) version: a reader that found the key absent through this node must
+            // fail validation if the key is inserted anew, in another node, after this unlink.
+            cc.unlockNonTx(n, w, removed, removed);
+        }
+        return removed;
     }
 
     /**
@@ -396,6 +450,12 @@ abstract class HashMapCore<N extends RefItem> {
      * find it, see it deleted and look again, forever.
      */
     private void deleteInstall(TxnContext txn, ConcurrencyControl cc, Entry e, N n, long commitTimestamp) {
+        if (cc.keepsDeleted(txn, e)) {
+            // The protocol unlinks it later (TxParticipant.unlinkDeleted); until then the linked
+            // node says "absent" to every lookup, and a later insert of the key revives it.
+            cc.installRef(n, ConcurrencyControl.NO_VERSION);
+            return;
+        }
         Object old = cc.lockedRef(n);
         boolean done = false;
         try {
@@ -433,9 +493,21 @@ abstract class HashMapCore<N extends RefItem> {
             Object v = e.pendingRef();
             if (v instanceof UpdateList) {
                 N n = (N) e.item();
-                e.setPendingRef(((UpdateList) v).applyTo(txn.cc().lockedRef(n), HashMapCore.this, n));
+                Object committed = txn.cc().lockedRef(n);
+                if (committed == ConcurrencyControl.NO_VERSION) {
+                    // Scheduled without a read on a node whose delete committed since and is kept
+                    // linked: the key is absent now, so the update cannot apply; the retry sees it.
+                    return false;
+                }
+                e.setPendingRef(((UpdateList) v).applyTo(committed, HashMapCore.this, n));
             }
             return true;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public boolean unlinkDeleted(TxItem item) {
+            return unlinkKept(stm.concurrencyControl(), (N) item);
         }
 
         @Override

@@ -217,7 +217,7 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
      * Like {@link #locate} but does not read a node this transaction has not touched yet: returns
      * its fresh entry (neither READ nor WRITE). Returns null if the key is absent as of this
      * transaction (absence observed); the writing entry if this transaction deleted it (see
-     * {@link HashMapCore#deletedHere}).
+     * {@link HashMapCore#absentHere}).
      */
     private Entry locateForUpdate(TxnContext ctx, K key, long h) {
         Entry e = ctx.hasInserts(insertMark) ? ownInsert(ctx, key, h) : null;
@@ -363,7 +363,7 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
                 }
                 Object v = cc.loadRef(n);
                 if (v != REMOVED) {
-                    return (V) v;
+                    return (V) presentOrNull(v);
                 }
             }
         }
@@ -426,7 +426,7 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
             ConcurrencyControl cc = map.stm.concurrencyControl();
             map.index.forEach(n -> {
                 Object v = cc.loadRef(n);
-                if (v != REMOVED) {
+                if (v != REMOVED && v != ConcurrencyControl.NO_VERSION) {
                     action.accept(n.key, (V) v);
                 }
             });

@@ -211,7 +211,7 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
     /**
      * Like {@link #locate} but does not read a node this transaction has not touched yet: returns
      * its fresh entry (neither READ nor WRITE). Returns null if the key was observed absent, and the
-     * (writing) entry if this transaction deleted it: see {@link HashMapCore#deletedHere}.
+     * (writing) entry if this transaction deleted it: see {@link HashMapCore#absentHere}.
      */
     private Entry locateForUpdate(TxnContext ctx, long key) {
         Entry e = ctx.hasInserts(insertMark) ? ownInsert(ctx, key) : null;
@@ -339,7 +339,7 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
                 }
                 Object v = cc.loadRef(n);
                 if (v != REMOVED) {
-                    return (V) v;
+                    return (V) presentOrNull(v);
                 }
             }
         }
@@ -398,7 +398,7 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
             ConcurrencyControl cc = map.stm.concurrencyControl();
             map.index.forEach(n -> {
                 Object v = cc.loadRef(n);
-                if (v != REMOVED) {
+                if (v != REMOVED && v != ConcurrencyControl.NO_VERSION) {
                     action.accept(n.key, (V) v);
                 }
             });

@@ -84,4 +84,34 @@ class NoVersionVisibleTest {
         assertEquals(1, stm.statistics().commits());
         assertEquals(1, stm.statistics().starts(), "no retry");
     }
+
+    /**
+     * A commit-time update of a key with no visible version finds it absent (the updater never
+     * sees the marker), and a merge after a read writes its value into the found entry. Before the fix the
+     * updater was applied to null.
+     */
+    @Test
+    void updatesOfAnInvisibleEntryFindItAbsentAndMergesWriteIntoIt() {
+        Stm stm = Stm.builder().protocol(PastProtocol.NAME).build();
+        TxHashMap<String, String> map = new TxHashMap<>(stm);
+        TxLongHashMap<String> longs = new TxLongHashMap<>(stm);
+        map.single().put("b", HIDDEN);
+        longs.single().put(2, HIDDEN);
+        hiding(stm);
+        stm.run(t -> {
+            assertNull(map.get(t, "b"));
+            assertFalse(map.update(t, "b", v -> v + "!"));
+            assertNull(longs.get(t, 2));
+            assertFalse(longs.update(t, 2, v -> v + "!"));
+        });
+        stm.run(t -> {
+            // Read first: a blind merge would apply at commit to the latest committed value.
+            assertNull(map.get(t, "b"));
+            map.merge(t, "b", "merged", (v) -> v + "+");
+            assertNull(longs.get(t, 2));
+            longs.merge(t, 2, "merged", (v) -> v + "+");
+        });
+        assertEquals("merged", map.single().get("b"));
+        assertEquals("merged", longs.single().get(2));
+    }
 }

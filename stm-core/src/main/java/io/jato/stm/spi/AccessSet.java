@@ -37,7 +37,7 @@ final class AccessSet extends ThreadPadding {
     /** Positions of the entries with {@link Entry#WRITE}, in first-write order (each once). */
     private int[] writes;
     private int writeCount;
-    /** Positions of the entries with {@link Entry#READ}, in first-read order (each once). */
+    /** Positions of the entries with {@link Entry#READ} but not {@link Entry#UNTRACKED}, in first-read order (each once). */
     private int[] reads;
     private int readCount;
     /** Positions of the entries with {@link Entry#CHECK}, in request order (each once). */
@@ -139,12 +139,17 @@ final class AccessSet extends ThreadPadding {
         return e;
     }
 
-    /** Sets {@link Entry#READ} on {@code e} and lists it, unless it is read already. */
+    /**
+     * Sets {@link Entry#READ} on {@code e} and lists it, unless it is read already or its read is
+     * {@link Entry#UNTRACKED} (served from a snapshot that needs no validation).
+     */
     void markRead(Entry e) {
         int f = e.flags;
         if ((f & Entry.READ) == 0) {
             e.flags = f | Entry.READ;
-            reads[readCount++] = e.position;
+            if ((f & Entry.UNTRACKED) == 0) {
+                reads[readCount++] = e.position;
+            }
         }
     }
 

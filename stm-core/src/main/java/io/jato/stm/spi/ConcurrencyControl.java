@@ -199,6 +199,24 @@ public abstract class ConcurrencyControl {
     }
 
     /**
+     * Decides who unlinks an item that a committing transaction deletes (a map entry whose key it
+     * removed). Called by the data type's install, with the item locked, before anything of the
+     * delete is installed. {@code false} (the default): the data type unlinks the item now, in
+     * the install, after {@link #retire}. {@code true}: the protocol keeps it — the data type
+     * installs {@link #NO_VERSION} as the item's value (through {@link #installRef}) and leaves it
+     * linked, so later lookups find the key absent without looking it up again, a later insert of
+     * the key writes into the same item, and a multi-version protocol can still serve the
+     * pre-delete version to older snapshots. The protocol takes the entry's participant and item
+     * ({@link Entry#participant()}, {@link Entry#item()}) and calls
+     * {@link TxParticipant#unlinkDeleted} once no transaction can read an older version. Must not
+     * allocate or throw (it runs in the install phase; note the pair in a structure prepared
+     * earlier, e.g. in {@link #lock}).
+     */
+    public boolean keepsDeleted(TxnContext txn, Entry e) {
+        return false;
+    }
+
+    /**
      * Called by a data type's install right before it unlinks the entry's locked item (a delete
      * makes the item unreachable, so later lookups find its key absent). Marks the entry
      * {@link Entry#RETIRE}. Protocols whose timestamps are not commit instants (TicToc) override it

@@ -65,6 +65,17 @@ public final class Entry extends ThreadPadding {
      * the version that was read.
      */
     public static final int VERSION = 1 << 10;
+    /**
+     * The read needs no commit-time validation: the protocol served it from the transaction's
+     * snapshot, consistent by construction (a multi-version protocol reading for a transaction
+     * declared read-only as a whole). Set through {@link TxnContext#untrack} by the protocol's read
+     * hook ({@link ConcurrencyControl#readRef}, {@link ConcurrencyControl#readLong},
+     * {@link ConcurrencyControl#observe}), before the driver marks the entry {@link #READ}: the
+     * entry then stays out of the read list, so the commit never validates, extends or unlocks it
+     * and the protocol must hold nothing for it. The transaction's later reads of the item return
+     * the same cached value, as for any read.
+     */
+    public static final int UNTRACKED = 1 << 11;
     /** First flag bit reserved for the protocol. */
     public static final int PROTOCOL_FLAG_0 = 1 << 16;
     /** Second flag bit reserved for the protocol. */

@@ -287,6 +287,11 @@ final class MixedControl extends ConcurrencyControl {
     }
 
     @Override
+    public boolean keepsDeleted(TxnContext txn, Entry e) {
+        return of(e.item).keepsDeleted(txn, e);
+    }
+
+    @Override
     public void retire(TxnContext txn, Entry e, long commitTimestamp) {
         of(e.item).retire(txn, e, tsOf(txn, e.item));
     }

@@ -103,6 +103,7 @@ final class RetryLoop {
     private void begin(boolean declaredReadOnly, int a) {
         final TxnContext txn = this.txn;
         txn.readOnly = declaredReadOnly;
+        txn.declaredReadOnly = declaredReadOnly;
         txn.attempt = a;
         txn.doomCause = null;
         txn.attemptId++;

@@ -76,6 +76,22 @@ public interface TxParticipant {
         return null;
     }
 
+    /**
+     * Unlinks an item whose delete the protocol kept linked ({@link ConcurrencyControl#keepsDeleted}),
+     * if it is still deleted: locks it as a non-transactional write does, and unless a later
+     * transaction inserted its key again (writing into the same item), unlinks it and gives it a
+     * new, retired version — so a transaction that found the key absent through the item before
+     * fails validation if the key is inserted anew after the unlink. Called by the protocol once
+     * no transaction can read an older version of the item; from any thread, but never while the
+     * caller holds item locks (it waits for the item's lock) or runs a transaction of the store.
+     *
+     * @return true if this call unlinked the item; false if it was inserted again or is unlinked already
+     * @throws UnsupportedOperationException if the data type never keeps deleted items (default)
+     */
+    default boolean unlinkDeleted(TxItem item) {
+        throw new UnsupportedOperationException(getClass().getName() + " never deletes items");
+    }
+
     /** Called once per entry flagged {@link Entry#CLEANUP} after the transaction commits or aborts. */
     default void cleanup(TxnContext txn, Entry entry, boolean committed) {
     }

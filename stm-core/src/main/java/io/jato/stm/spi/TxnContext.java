@@ -71,7 +71,10 @@ public final class TxnContext extends Txn {
 
     // The attempt's state; owner thread only (the retry loop and the commit driver write it).
     int status = IDLE;
+    /** The running block may not write (the transaction's or a nested block's declaration). */
     boolean readOnly;
+    /** The whole transaction was declared read-only when it started (not only a nested block). */
+    boolean declaredReadOnly;
     AbortCause doomCause;
     int attempt;
     /** Serial number of the current attempt, counted per context; owner thread only. */
@@ -259,7 +262,35 @@ public final class TxnContext extends Txn {
         return set.writeAt(k);
     }
 
-    /** @return the number of entries this attempt read or observed ({@link Entry#READ}) */
+    /**
+     * @return true if the whole transaction was declared read-only when it started
+     *         ({@code stm.readOnly(...)}), so it can write nothing in any block; a read-only block
+     *         nested in a writing transaction does not count. Only then may a protocol
+     *         {@link #untrack} reads.
+     */
+    public boolean isDeclaredReadOnly() {
+        return declaredReadOnly;
+    }
+
+    /**
+     * Called by the protocol's read hook for an entry it served from the transaction's snapshot:
+     * the read needs no validation ({@link Entry#UNTRACKED}), so it joins no read list and the
+     * commit never visits it. For multi-version protocols serving declared read-only
+     * transactions ({@link io.jato.stm.Capabilities.Feature#SNAPSHOT_READS}).
+     *
+     * @throws IllegalStateException if the transaction was not declared read-only as a whole
+     *                               ({@link #isDeclaredReadOnly()}): its writes would commit
+     *                               on reads nobody validated; a protocol bug
+     */
+    public void untrack(Entry e) {
+        if (!declaredReadOnly) {
+            throw new IllegalStateException("protocol " + cc.name() + " untracked a read of a transaction"
+                    + " not declared read-only: only a read-only transaction's snapshot reads may skip validation");
+        }
+        e.flags |= Entry.UNTRACKED;
+    }
+
+    /** @return the number of entries this attempt read or observed ({@link Entry#READ}) and must validate (not {@link Entry#UNTRACKED}) */
     public int readCount() {
         return set.readCount();
     }

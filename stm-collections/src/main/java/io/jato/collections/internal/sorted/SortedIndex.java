@@ -708,7 +708,7 @@ public abstract class SortedIndex {
 
     private Object committedValue(Slot s) {
         Object v = cc.loadRef(s);
-        return v == REMOVED ? null : v;
+        return v == REMOVED || v == ConcurrencyControl.NO_VERSION ? null : v;
     }
 
     /** @return the first pending insert beyond the cursor in the scan's direction, or null */
@@ -787,6 +787,10 @@ public abstract class SortedIndex {
                     }
                 }
                 s.hint = null;
+            } else if (v == ABSENT && cc.keepsDeleted(txn, e)) {
+                // The protocol unlinks it later (unlinkDeleted); until then the linked slot says
+                // "absent" to every lookup and scan, and a later put of the key revives it.
+                cc.installRef(s, ConcurrencyControl.NO_VERSION);
             } else if (v == ABSENT) {
                 // All or nothing (see HashMapCore's delete): a linked slot must never hold REMOVED.
                 Object old = cc.lockedRef(s);
@@ -809,6 +813,11 @@ public abstract class SortedIndex {
             } else {
                 cc.installRef(s, v);
             }
+        }
+
+        @Override
+        public boolean unlinkDeleted(TxItem item) {
+            return index.unlinkKept((Slot) item);
         }
 
         /** After the commit: the structure operations its installs asked for. */
@@ -1537,7 +1546,7 @@ public abstract class SortedIndex {
             Slot s = findSlot(k, ok);
             Object v = s == null ? null : cc.loadRef(s);
             if (v != REMOVED) {
-                return v;
+                return v == ConcurrencyControl.NO_VERSION ? null : v;
             }
         }
     }
@@ -1566,7 +1575,40 @@ public abstract class SortedIndex {
         if (emptied) {
             removeEmptyLeaf(s.lkey, s.okey);
         }
-        return old;
+        // A delete the protocol kept linked: the key was absent.
+        return old == ConcurrencyControl.NO_VERSION ? null : old;
+    }
+
+    /**
+     * {@link TxParticipant#unlinkDeleted}: unlinks slot {@code s}, which the protocol kept linked
+     * after its delete committed, unless a later write revived it. The new retired version makes
+     * a transaction that found the key absent through the slot fail validation, should the key be
+     * inserted anew (in another slot) after this unlink.
+     */
+    final boolean unlinkKept(Slot s) {
+        long w = cc.lockNonTx(s);
+        if (w == ConcurrencyControl.RETIRED_ITEM) {
+            return false;
+        }
+        boolean removed = false;
+        boolean emptied = false;
+        try {
+            if (cc.lockedRef(s) == ConcurrencyControl.NO_VERSION) {
+                cc.installRef(s, REMOVED);
+                emptied = unlink(s);
+                removed = true;
+            }
+        } finally {
+            if (!removed && cc.lockedRef(s) == REMOVED) {
+                // A linked slot must never hold the deleted marker: lookups would loop on it.
+                cc.installRef(s, ConcurrencyControl.NO_VERSION);
+            }
+            cc.unlockNonTx(s, w, removed, removed);
+        }
+        if (emptied) {
+            removeEmptyLeaf(s.lkey, s.okey);
+        }
+        return removed;
     }
 
     /** Maps {@code k} to {@code value} unless present and {@code onlyIfAbsent}; returns the previous value. */
