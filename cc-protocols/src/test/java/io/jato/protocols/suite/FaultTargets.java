@@ -40,6 +40,14 @@ final class FaultTargets {
     private FaultTargets() {
     }
 
+    /**
+     * @return the target types to test on a store of {@code spec}: {@link #TYPES} for one protocol;
+     *         for a pairing, {@code "All"} (every data type at once, on the store's first protocol)
+     */
+    static List<String> types(String spec) {
+        return Protocols.isPair(spec) ? List.of("All") : TYPES;
+    }
+
     /** Creates a target of {@code type} in {@code stm}, loaded with its initial state. */
     static Target create(String type, Stm stm) {
         switch (type) {
