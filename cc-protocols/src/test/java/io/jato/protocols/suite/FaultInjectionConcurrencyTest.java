@@ -39,7 +39,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (its built-in install undone: 10; a custom install kept: 5; a failed publish: 5), never from
  * its first read. Run over every protocol and every pairing of two ({@link Protocols#all()}: the
  * cell then belongs to the pairing's first protocol, faulty where the protocol throws) and every
- * data type (the cell kinds of {@link Cells} and a record column).
+ * data type (the cell kinds of {@link Cells} and a record column); and, for every pairing, with R
+ * and W spanning both protocols (a cell on each).
  */
 @Timeout(120)
 class FaultInjectionConcurrencyTest {
@@ -67,6 +68,11 @@ class FaultInjectionConcurrencyTest {
     /** Every protocol and pairing x data type x mode; with a pairing the cell is its first protocol's. */
     static Stream<Arguments> cases() {
         return Protocols.all().flatMap(p -> kinds().flatMap(k -> Stream.of(Mode.values()).map(m -> Arguments.of(p, k, m))));
+    }
+
+    /** Every pairing x data type x mode, for a reader and a writer spanning both protocols. */
+    static Stream<Arguments> spanningCases() {
+        return Protocols.pairs().flatMap(p -> kinds().flatMap(k -> Stream.of(Mode.values()).map(m -> Arguments.of(p, k, m))));
     }
 
     private static Stream<String> kinds() {
@@ -133,6 +139,27 @@ class FaultInjectionConcurrencyTest {
     void aReaderThatOverlappedACommitFailingWhileInstallingIsRetried(String protocol, String kind, Mode mode) {
         Stm stm = mode != Mode.PARTICIPANT_LAST_INSTALL ? FaultyProtocol.store(protocol) : Protocols.store(protocol);
         overlapAFailingCommit(stm, protocol, kind, mode, List.of(cell(kind, stm, 10)));
+    }
+
+    /**
+     * The schedule above with transactions spanning the two protocols of a pairing: x is the first
+     * protocol's (the faulty one), y the other's ({@code stm.withProtocol}). R reads y; W writes 5
+     * to x, then to y, and fails while installing; then R reads x and writes both + 1000. W's
+     * failure is at one end of its installs (none yet, or all), so it leaves x and y both old (10)
+     * or both new (5). R's read of y is stale either way, and only the new version that the failed
+     * commit gives y, through the store's dispatcher to the other protocol, makes R retry: without
+     * it R commits y from its first read and x from after the failure (with a custom install kept,
+     * y = 1010 beside x = 1005). Were y left locked, R would never commit.
+     */
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("spanningCases")
+    void aSpanningReaderThatOverlappedASpanningCommitFailingWhileInstallingIsRetried(String pair, String kind,
+                                                                                     Mode mode) {
+        Stm stm = mode != Mode.PARTICIPANT_LAST_INSTALL ? FaultyProtocol.store(pair)
+                : Protocols.builder(pair).rotateObjectProtocols(false).build();
+        String other = stm.protocols().get(1);
+        overlapAFailingCommit(stm, pair, kind, mode,
+                List.of(cell(kind, stm, 10), cell(kind, stm.withProtocol(other), 10)));
     }
 
     /**

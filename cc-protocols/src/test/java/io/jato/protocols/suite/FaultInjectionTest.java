@@ -68,7 +68,13 @@ import static org.junit.jupiter.api.Assertions.fail;
  *
  * <p>The same runs on every pairing of two protocols in one store ({@link Protocols#all()}; the
  * comment above the parameters says how, and which subset), where the core sends each hook to the
- * protocol of the entry's item.
+ * protocol of the entry's item. There the spanning targets ({@link FaultTargets#SPANNING_TYPES})
+ * write an object of each protocol in one transaction, which commits through the store's
+ * spanning path (checked: its access set holds both protocols' items when the faulty protocol is
+ * asked for a commit timestamp), with the faulty protocol first or second
+ * ({@link #aSecondProtocolThatThrowsInASpanningTransactionLeavesNothingHalfDone}): whatever fails,
+ * both protocols' objects must be left quiescent and, where their writes are built-in installs,
+ * both old or both new ({@link Expect}: built-in installs are old unless everything is new).
  */
 @Timeout(120)
 class FaultInjectionTest {
@@ -156,6 +162,27 @@ class FaultInjectionTest {
         static Site of(String spec) {
             return new Site(spec, Protocols.isPair(spec), () -> FaultyProtocol.store(spec));
         }
+
+        /**
+         * For a pairing {@code "inner+other"}: the faulty protocol around {@code inner} as the object
+         * protocol of a store whose default is {@code other}, so that it comes second in every
+         * pass the store's dispatcher makes over its protocols.
+         */
+        static Site behind(String pair) {
+            String[] names = pair.split(Pattern.quote(Protocols.PAIR_SEPARATOR));
+            return new Site(names[1] + "+faulty " + names[0], true,
+                    () -> FaultyProtocol.storeAsObjectProtocol(names[1], names[0]));
+        }
+    }
+
+    /**
+     * A store without a faulty protocol, for the participant's faults: {@code spec}'s, except that a
+     * spanning target needs the pairing's objects bound by the views they are created through,
+     * not rotated ({@link FaultTargets#SPANNING}).
+     */
+    private static Stm plainStore(String spec, String type) {
+        return FaultTargets.isSpanning(type) ? Protocols.builder(spec).rotateObjectProtocols(false).build()
+                : Protocols.store(spec);
     }
 
     /**
@@ -172,13 +199,15 @@ class FaultInjectionTest {
     /*
      * Every case runs on every protocol and on every pairing of two (Protocols.all()). With a
      * pairing "inner+other", a protocol fault's store has the faulty protocol (around inner) as its
-     * default and other as its object protocol, without rotation: the target's objects are the
-     * faulty protocol's, a transaction of one protocol in a mixed store, so the failure paths run
-     * through the store's dispatcher (MixedControl: every protocol begins and finishes each
-     * transaction, each hook goes to the item's protocol) with other begun and finished around
-     * them. A participant's fault runs on the plain store of the pairing, whose objects (the
-     * participant's item included) alternate between the two protocols, so that its
-     * transactions span them.
+     * default and other as its object protocol, without rotation. Its targets
+     * (FaultTargets.types) are the spanning ones, which write an object of each protocol in one
+     * transaction, so that it commits through the spanning path of the store's dispatcher
+     * (MixedControl: its clock); and "All", every data type's writes on the faulty protocol only,
+     * a transaction of one protocol in a mixed store (the dispatcher's other path, with other begun
+     * and finished around it). A participant's fault runs on the plain store of the pairing:
+     * rotating for "All" (its objects and the participant's item alternate between the two
+     * protocols, so the transaction spans them), each object on its view's protocol for the
+     * spanning targets.
      *
      * Pairings run a representative subset, to keep the suite fast (the whole cross product would
      * add about 25 s to this class on two cores, five times what it takes on single protocols).
@@ -186,8 +215,12 @@ class FaultInjectionTest {
      * all at once. What a pairing adds is the dispatcher and the other protocol, and neither
      * depends on the data type nor on which of the faulty protocol's own calls fails, only on
      * where the fault falls among the other protocol's work: the data types on their own are
-     * left out ("All" writes every one), and a pairing faults the first, the middle and the last
-     * call of each hook (callsToFault).
+     * left out (All and the spanning targets write every one), and a pairing faults the first,
+     * the middle and the last call of each hook (callsToFault). The spanning targets write the
+     * faulty protocol's objects first and its participant last, so the first and the middle call
+     * fall before any of the other protocol's entries and the last (the participant's) after all
+     * of them; with the faulty protocol second (aSecondProtocolThatThrows...) the other's entries
+     * come first.
      */
 
     /** Every protocol x hook x target, but unlock, which only the abort path calls ({@link #abortPathCases}). */
@@ -228,6 +261,9 @@ class FaultInjectionTest {
             throw new AssertionError("the transaction fails without a fault", t);
         }
         assertEquals(env.target.after(env.initial), env.target.committed(), "the transaction commits its writes");
+        int spanned = Integer.bitCount(control.commitDomains());
+        assertEquals(FaultTargets.isSpanning(type) ? 2 : 1, spanned, () -> site.name() + " " + type
+                + ": protocols the transaction spans (two: the store's dispatcher commits it at its spanning clock)");
         return control.calls(hook);
     }
 
@@ -324,7 +360,9 @@ class FaultInjectionTest {
         Expect expect;
         switch (hook) {
             case INSTALL:
-                expect = k == 1 && when == When.BEFORE ? Expect.OLD : Expect.PARTIAL;
+                // Nothing installed if it threw before the commit's first install: the faulty
+                // protocol's first, unless another protocol's entries come first in the write set.
+                expect = when == When.BEFORE && control.installPositionAtFire() == 0 ? Expect.OLD : Expect.PARTIAL;
                 break;
             case INSTALL_VALUE:
                 expect = Expect.PARTIAL;
@@ -445,7 +483,7 @@ class FaultInjectionTest {
                     checkFault(protocol, type, kind);
                     break;
                 case INSTALL: {
-                    int ops = FaultTargets.create(type, Protocols.store(protocol)).ops();
+                    int ops = FaultTargets.create(type, plainStore(protocol, type)).ops();
                     for (int at = 0; at <= ops; at++) {
                         installFault(protocol, type, kind, at, ops);
                     }
@@ -461,7 +499,7 @@ class FaultInjectionTest {
     /** A commit-time updater that throws: a user exception, nothing installed, not retried. */
     private static void checkFault(String protocol, String type, Kind kind) {
         String label = protocol + " " + type + ": " + kind + " from a participant's check";
-        Env env = new Env(Protocols.store(protocol), type, label);
+        Env env = new Env(plainStore(protocol, type), type, label);
         long word = Items.wordAcquire(env.participant.item());
         Throwable injected = kind.create(label);
         env.participant.arm(Phase.CHECK, injected);
@@ -481,7 +519,7 @@ class FaultInjectionTest {
     private static void installFault(String protocol, String type, Kind kind, int at, int ops) {
         String label = protocol + " " + type + ": " + kind + " from a participant's install placed before op " + at
                 + " of " + ops;
-        Env env = new Env(Protocols.store(protocol), type, label);
+        Env env = new Env(plainStore(protocol, type), type, label);
         long word = Items.wordAcquire(env.participant.item());
         Throwable injected = kind.create(label);
         env.participant.arm(Phase.INSTALL, injected);
@@ -500,7 +538,7 @@ class FaultInjectionTest {
     /** The participant's cleanup throws after a commit: everything is visible, and the throwable still surfaces. */
     private static void cleanupFaultAfterCommit(String protocol, String type, Kind kind) {
         String label = protocol + " " + type + ": " + kind + " from a cleanup after the commit";
-        Env env = new Env(Protocols.store(protocol), type, label);
+        Env env = new Env(plainStore(protocol, type), type, label);
         Throwable injected = kind.create(label);
         env.participant.arm(Phase.CLEANUP, injected);
         Throwable thrown = env.run();
@@ -520,7 +558,7 @@ class FaultInjectionTest {
     void aCleanupThatThrowsAfterAnAbortedAttemptLeavesNothingHalfDone(String protocol, String type) {
         for (Kind kind : Kind.values()) {
             String label = protocol + " " + type + ": " + kind + " from a cleanup after an aborted attempt";
-            Env env = new Env(Protocols.store(protocol), type, label);
+            Env env = new Env(plainStore(protocol, type), type, label);
             long word = Items.wordAcquire(env.participant.item());
             Throwable injected = kind.create(label);
             env.participant.arm(Phase.CLEANUP, injected);
@@ -550,7 +588,7 @@ class FaultInjectionTest {
         for (Kind kind : Kind.values()) {
             {
                 String label = protocol + " " + type + ": " + kind + " from a cleanup after the body threw";
-                Env env = new Env(Protocols.store(protocol), type, label);
+                Env env = new Env(plainStore(protocol, type), type, label);
                 Throwable injected = kind.create(label);
                 Boom boom = new Boom("the body throws");
                 env.participant.arm(Phase.CLEANUP, injected);
@@ -570,7 +608,7 @@ class FaultInjectionTest {
             }
             {
                 String label = protocol + " " + type + ": " + kind + " from a cleanup after a check threw";
-                Env env = new Env(Protocols.store(protocol), type, label);
+                Env env = new Env(plainStore(protocol, type), type, label);
                 Throwable injected = kind.create(label);
                 Boom boom = new Boom("the check throws first");
                 // A second participant throws from its check; the armed one throws from its cleanup.
@@ -649,6 +687,36 @@ class FaultInjectionTest {
         assertEquals(st.starts(), st.commits() + st.aborts(), st::toString);
         assertState(env, Expect.OLD);
         assertAfterwards(env);
+    }
+
+    // ------------------------------------------------------------------ the faulty protocol second
+
+    static Stream<Arguments> behindCases() {
+        return Protocols.pairs().flatMap(p -> Arrays.stream(Hook.values()).map(h -> Arguments.of(p, h)));
+    }
+
+    /**
+     * A spanning transaction whose failing protocol is the store's second ({@link Site#behind}):
+     * the store's dispatcher begins, asks for commit timestamps, prepares and finishes its
+     * protocols in domain order, so when the faulty protocol throws from begin, commitTimestamp or
+     * prepare the other one has already begun (global-lock: holds the store lock), proposed or
+     * prepared, and must be finished all the same; a throwing finish comes after the other's; the
+     * other's entries are locked, validated and installed before the faulty protocol's, so a
+     * failing install leaves some of them installed. The first, middle and last call of every hook
+     * (see the parameters' comment), on the spanning targets (with the faulty protocol first they
+     * are covered by {@link #aProtocolThatThrowsAtAnyCallOfAHookLeavesNothingHalfDone} and its
+     * siblings); begin, unlock, and finish a second time, around an attempt that aborts.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("behindCases")
+    void aSecondProtocolThatThrowsInASpanningTransactionLeavesNothingHalfDone(String pair, Hook hook) {
+        Site site = Site.behind(pair);
+        for (String type : FaultTargets.SPANNING_TYPES) {
+            faultsAtEveryCall(site, hook, hook.whens(), type, hook == Hook.BEGIN || hook == Hook.UNLOCK);
+            if (hook == Hook.FINISH) {
+                faultsAtEveryCall(site, hook, hook.whens(), type, true);
+            }
+        }
     }
 
     /** The fault-injecting protocol is a test tool: it must not run in the suites, nor be built by name alone. */
