@@ -19,16 +19,20 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -61,6 +65,16 @@ import static org.junit.jupiter.api.Assertions.fail;
  * the statistics add up (starts == commits + aborts) with the failure counted once, by the right
  * cause; and the thread runs a new transaction over the same objects that commits on what it
  * reads. The overlap with a concurrent reader is {@code FaultInjectionConcurrencyTest}.
+ *
+ * <p>The same runs on every pairing of two protocols in one store ({@link Protocols#all()}; the
+ * comment above the parameters says how, and which subset), where the core sends each hook to the
+ * protocol of the entry's item. There the spanning targets ({@link FaultTargets#SPANNING_TYPES})
+ * write an object of each protocol in one transaction, which commits through the store's
+ * spanning path (checked: its access set holds both protocols' items when the faulty protocol is
+ * asked for a commit timestamp), with the faulty protocol first or second
+ * ({@link #aSecondProtocolThatThrowsInASpanningTransactionLeavesNothingHalfDone}): whatever fails,
+ * both protocols' objects must be left quiescent and, where their writes are built-in installs,
+ * both old or both new ({@link Expect}: built-in installs are old unless everything is new).
  */
 @Timeout(120)
 class FaultInjectionTest {
@@ -106,7 +120,10 @@ class FaultInjectionTest {
         Env(Stm stm, String type, String label) {
             this.stm = stm;
             this.target = FaultTargets.create(type, stm);
-            this.participant = new FaultyParticipant(stm);
+            // The faulty protocol's, where the store has one: the participant's read, check and
+            // conflict involve the protocol under fault even where the target writes blindly.
+            this.participant = new FaultyParticipant(stm.protocols().contains(FaultyProtocol.NAME)
+                    ? stm.withProtocol(FaultyProtocol.NAME) : stm);
             this.initial = target.committed();
             this.label = label;
         }
@@ -132,34 +149,106 @@ class FaultInjectionTest {
         }
     }
 
+    /**
+     * Where protocol faults are injected: a name for messages, and how to build a fresh store whose
+     * {@link FaultyProtocol} is armed through {@link FaultyProtocol#control}.
+     */
+    record Site(String name, boolean pairing, Supplier<Stm> store) {
+        /**
+         * The faulty protocol as the store's default: around the protocol {@code spec} names, or
+         * for a pairing {@code "inner+other"} around {@code inner}, with {@code other} as the
+         * store's object protocol (see {@link FaultyProtocol#store}).
+         */
+        static Site of(String spec) {
+            return new Site(spec, Protocols.isPair(spec), () -> FaultyProtocol.store(spec));
+        }
+
+        /**
+         * For a pairing {@code "inner+other"}: the faulty protocol around {@code inner} as the object
+         * protocol of a store whose default is {@code other}, so that it comes second in every
+         * pass the store's dispatcher makes over its protocols.
+         */
+        static Site behind(String pair) {
+            String[] names = pair.split(Pattern.quote(Protocols.PAIR_SEPARATOR));
+            return new Site(names[1] + "+faulty " + names[0], true,
+                    () -> FaultyProtocol.storeAsObjectProtocol(names[1], names[0]));
+        }
+    }
+
+    /**
+     * A store without a faulty protocol, for the participant's faults: {@code spec}'s, except that a
+     * spanning target needs the pairing's objects bound by the views they are created through,
+     * not rotated ({@link FaultTargets#SPANNING}).
+     */
+    private static Stm plainStore(String spec, String type) {
+        return FaultTargets.isSpanning(type) ? Protocols.builder(spec).rotateObjectProtocols(false).build()
+                : Protocols.store(spec);
+    }
+
+    /**
+     * The calls of a hook (from 1, of {@code calls}) that a case faults: every one on a single
+     * protocol; on a pairing the first, the middle one and the last (see the parameters' comment).
+     */
+    private static int[] callsToFault(boolean pairing, int calls) {
+        IntStream ks = pairing ? IntStream.of(1, (calls + 1) / 2, calls).distinct() : IntStream.rangeClosed(1, calls);
+        return ks.filter(k -> k >= 1 && k <= calls).toArray();
+    }
+
     // ------------------------------------------------------------------ parameters
+
+    /*
+     * Every case runs on every protocol and on every pairing of two (Protocols.all()). With a
+     * pairing "inner+other", a protocol fault's store has the faulty protocol (around inner) as its
+     * default and other as its object protocol, without rotation. Its targets
+     * (FaultTargets.types) are the spanning ones, which write an object of each protocol in one
+     * transaction, so that it commits through the spanning path of the store's dispatcher
+     * (MixedControl: its clock); and "All", every data type's writes on the faulty protocol only,
+     * a transaction of one protocol in a mixed store (the dispatcher's other path, with other begun
+     * and finished around it). A participant's fault runs on the plain store of the pairing:
+     * rotating for "All" (its objects and the participant's item alternate between the two
+     * protocols, so the transaction spans them), each object on its view's protocol for the
+     * spanning targets.
+     *
+     * Pairings run a representative subset, to keep the suite fast (the whole cross product would
+     * add about 25 s to this class on two cores, five times what it takes on single protocols).
+     * The single protocols fault every call of every hook, on every data type on its own and
+     * all at once. What a pairing adds is the dispatcher and the other protocol, and neither
+     * depends on the data type nor on which of the faulty protocol's own calls fails, only on
+     * where the fault falls among the other protocol's work: the data types on their own are
+     * left out (All and the spanning targets write every one), and a pairing faults the first,
+     * the middle and the last call of each hook (callsToFault). The spanning targets write the
+     * faulty protocol's objects first and its participant last, so the first and the middle call
+     * fall before any of the other protocol's entries and the last (the participant's) after all
+     * of them; with the faulty protocol second (aSecondProtocolThatThrows...) the other's entries
+     * come first.
+     */
 
     /** Every protocol x hook x target, but unlock, which only the abort path calls ({@link #abortPathCases}). */
     static Stream<Arguments> protocolHookCases() {
-        return Protocols.singles().flatMap(p -> Arrays.stream(Hook.values()).filter(h -> h != Hook.UNLOCK)
-                .flatMap(h -> FaultTargets.TYPES.stream().map(t -> Arguments.of(p, h, t))));
+        return Protocols.all().flatMap(p -> Arrays.stream(Hook.values()).filter(h -> h != Hook.UNLOCK)
+                .flatMap(h -> FaultTargets.types(p).stream().map(t -> Arguments.of(p, h, t))));
     }
 
     /** Every protocol x {unlock, finish} x target, thrown on the path of an attempt that aborts. */
     static Stream<Arguments> abortPathCases() {
-        return Protocols.singles().flatMap(p -> Stream.of(Hook.UNLOCK, Hook.FINISH)
-                .flatMap(h -> FaultTargets.TYPES.stream().map(t -> Arguments.of(p, h, t))));
+        return Protocols.all().flatMap(p -> Stream.of(Hook.UNLOCK, Hook.FINISH)
+                .flatMap(h -> FaultTargets.types(p).stream().map(t -> Arguments.of(p, h, t))));
     }
 
     static Stream<Arguments> participantCases() {
-        return Protocols.singles().flatMap(p -> Arrays.stream(Phase.values())
-                .flatMap(ph -> FaultTargets.TYPES.stream().map(t -> Arguments.of(p, ph, t))));
+        return Protocols.all().flatMap(p -> Arrays.stream(Phase.values())
+                .flatMap(ph -> FaultTargets.types(p).stream().map(t -> Arguments.of(p, ph, t))));
     }
 
     static Stream<Arguments> protocolsAndTypes() {
-        return Protocols.singles().flatMap(p -> FaultTargets.TYPES.stream().map(t -> Arguments.of(p, t)));
+        return Protocols.all().flatMap(p -> FaultTargets.types(p).stream().map(t -> Arguments.of(p, t)));
     }
 
     // ------------------------------------------------------------------ protocol faults
 
     /** @return how many times the transaction calls {@code hook}, counted on a fresh copy */
-    private static int countCalls(String protocol, String type, Hook hook, boolean abortFirst) {
-        Env env = new Env(FaultyProtocol.store(protocol), type, "count");
+    private static int countCalls(Site site, String type, Hook hook, boolean abortFirst) {
+        Env env = new Env(site.store().get(), type, "count");
         FaultyControl control = FaultyProtocol.control(env.stm);
         control.countOnly();
         if (abortFirst) {
@@ -172,6 +261,9 @@ class FaultInjectionTest {
             throw new AssertionError("the transaction fails without a fault", t);
         }
         assertEquals(env.target.after(env.initial), env.target.committed(), "the transaction commits its writes");
+        int spanned = Integer.bitCount(control.commitDomains());
+        assertEquals(FaultTargets.isSpanning(type) ? 2 : 1, spanned, () -> site.name() + " " + type
+                + ": protocols the transaction spans (two: the store's dispatcher commits it at its spanning clock)");
         return control.calls(hook);
     }
 
@@ -184,7 +276,7 @@ class FaultInjectionTest {
     @MethodSource("protocolHookCases")
     void aProtocolThatThrowsAtAnyCallOfAHookLeavesNothingHalfDone(String protocol, Hook hook, String type) {
         When[] whens = hook == Hook.INSTALL_VALUE ? new When[] {When.BEFORE} : hook.whens();
-        faultsAtEveryCall(protocol, hook, whens, type, hook == Hook.BEGIN);
+        faultsAtEveryCall(Site.of(protocol), hook, whens, type, hook == Hook.BEGIN);
     }
 
     /**
@@ -194,7 +286,7 @@ class FaultInjectionTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("protocolsAndTypes")
     void anInstallRefThatThrowsAfterStoringLeavesNothingHalfDone(String protocol, String type) {
-        faultsAtEveryCall(protocol, Hook.INSTALL_VALUE, new When[] {When.AFTER}, type, false);
+        faultsAtEveryCall(Site.of(protocol), Hook.INSTALL_VALUE, new When[] {When.AFTER}, type, false);
     }
 
     /**
@@ -205,21 +297,21 @@ class FaultInjectionTest {
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("abortPathCases")
     void aProtocolThatThrowsWhileAnAttemptAbortsLeavesNothingHalfDone(String protocol, Hook hook, String type) {
-        faultsAtEveryCall(protocol, hook, hook.whens(), type, true);
+        faultsAtEveryCall(Site.of(protocol), hook, hook.whens(), type, true);
     }
 
-    private static void faultsAtEveryCall(String protocol, Hook hook, When[] whens, String type, boolean abortFirst) {
+    private static void faultsAtEveryCall(Site site, Hook hook, When[] whens, String type, boolean abortFirst) {
         int cases = 0;
-        int calls = countCalls(protocol, type, hook, abortFirst);
+        int calls = countCalls(site, type, hook, abortFirst);
         if (hook != Hook.UNLOCK && hook != Hook.LOCKED_VALUE && hook != Hook.INSTALL_VALUE) {
             // Unlock only where a protocol locks items (not global-lock); records write their
             // fields themselves, without installRef or lockedRef.
             assertTrue(calls > 0, () -> "the transaction never calls " + hook);
         }
         for (When when : whens) {
-            for (int k = 1; k <= calls; k++) {
+            for (int k : callsToFault(site.pairing(), calls)) {
                 for (Kind kind : Kind.values()) {
-                    protocolFault(protocol, type, hook, when, k, kind, abortFirst);
+                    protocolFault(site, type, hook, when, k, kind, abortFirst);
                     cases++;
                 }
             }
@@ -227,7 +319,7 @@ class FaultInjectionTest {
         if (calls == 0) {
             // Never called (global-lock never unlocks items, records never call installRef): the
             // armed fault never fires and the transaction commits.
-            Env env = new Env(FaultyProtocol.store(protocol), type, protocol + " " + type + " " + hook + " (never called)");
+            Env env = new Env(site.store().get(), type, site.name() + " " + type + " " + hook + " (never called)");
             FaultyControl control = FaultyProtocol.control(env.stm);
             control.arm(hook, 1, whens[0], Kind.RUNTIME.create(env.label));
             env.participant.conflictOnce();
@@ -242,10 +334,10 @@ class FaultInjectionTest {
         assertTrue(cases > 0);
     }
 
-    private static void protocolFault(String protocol, String type, Hook hook, When when, int k, Kind kind,
+    private static void protocolFault(Site site, String type, Hook hook, When when, int k, Kind kind,
                                       boolean abortFirst) {
-        String label = protocol + " " + type + ": " + kind + " " + when + " call " + k + " of " + hook;
-        Env env = new Env(FaultyProtocol.store(protocol), type, label);
+        String label = site.name() + " " + type + ": " + kind + " " + when + " call " + k + " of " + hook;
+        Env env = new Env(site.store().get(), type, label);
         FaultyControl control = FaultyProtocol.control(env.stm);
         long word = Items.wordAcquire(env.participant.item());
         Throwable injected = kind.create(label);
@@ -268,7 +360,9 @@ class FaultInjectionTest {
         Expect expect;
         switch (hook) {
             case INSTALL:
-                expect = k == 1 && when == When.BEFORE ? Expect.OLD : Expect.PARTIAL;
+                // Nothing installed if it threw before the commit's first install: the faulty
+                // protocol's first, unless another protocol's entries come first in the write set.
+                expect = when == When.BEFORE && control.installPositionAtFire() == 0 ? Expect.OLD : Expect.PARTIAL;
                 break;
             case INSTALL_VALUE:
                 expect = Expect.PARTIAL;
@@ -346,7 +440,7 @@ class FaultInjectionTest {
             int calls = counter.calls(hook);
             assertTrue(calls > 0, () -> "a read-only transaction never calls " + hook);
             for (When when : hook.whens()) {
-                for (int k = 1; k <= calls; k++) {
+                for (int k : callsToFault(Protocols.isPair(protocol), calls)) {
                     for (Kind kind : Kind.values()) {
                         String label = protocol + " " + type + ": read-only, " + kind + " " + when + " call " + k
                                 + " of " + hook;
@@ -389,7 +483,7 @@ class FaultInjectionTest {
                     checkFault(protocol, type, kind);
                     break;
                 case INSTALL: {
-                    int ops = FaultTargets.create(type, Protocols.store(protocol)).ops();
+                    int ops = FaultTargets.create(type, plainStore(protocol, type)).ops();
                     for (int at = 0; at <= ops; at++) {
                         installFault(protocol, type, kind, at, ops);
                     }
@@ -405,7 +499,7 @@ class FaultInjectionTest {
     /** A commit-time updater that throws: a user exception, nothing installed, not retried. */
     private static void checkFault(String protocol, String type, Kind kind) {
         String label = protocol + " " + type + ": " + kind + " from a participant's check";
-        Env env = new Env(Protocols.store(protocol), type, label);
+        Env env = new Env(plainStore(protocol, type), type, label);
         long word = Items.wordAcquire(env.participant.item());
         Throwable injected = kind.create(label);
         env.participant.arm(Phase.CHECK, injected);
@@ -425,7 +519,7 @@ class FaultInjectionTest {
     private static void installFault(String protocol, String type, Kind kind, int at, int ops) {
         String label = protocol + " " + type + ": " + kind + " from a participant's install placed before op " + at
                 + " of " + ops;
-        Env env = new Env(Protocols.store(protocol), type, label);
+        Env env = new Env(plainStore(protocol, type), type, label);
         long word = Items.wordAcquire(env.participant.item());
         Throwable injected = kind.create(label);
         env.participant.arm(Phase.INSTALL, injected);
@@ -444,7 +538,7 @@ class FaultInjectionTest {
     /** The participant's cleanup throws after a commit: everything is visible, and the throwable still surfaces. */
     private static void cleanupFaultAfterCommit(String protocol, String type, Kind kind) {
         String label = protocol + " " + type + ": " + kind + " from a cleanup after the commit";
-        Env env = new Env(Protocols.store(protocol), type, label);
+        Env env = new Env(plainStore(protocol, type), type, label);
         Throwable injected = kind.create(label);
         env.participant.arm(Phase.CLEANUP, injected);
         Throwable thrown = env.run();
@@ -464,7 +558,7 @@ class FaultInjectionTest {
     void aCleanupThatThrowsAfterAnAbortedAttemptLeavesNothingHalfDone(String protocol, String type) {
         for (Kind kind : Kind.values()) {
             String label = protocol + " " + type + ": " + kind + " from a cleanup after an aborted attempt";
-            Env env = new Env(Protocols.store(protocol), type, label);
+            Env env = new Env(plainStore(protocol, type), type, label);
             long word = Items.wordAcquire(env.participant.item());
             Throwable injected = kind.create(label);
             env.participant.arm(Phase.CLEANUP, injected);
@@ -494,7 +588,7 @@ class FaultInjectionTest {
         for (Kind kind : Kind.values()) {
             {
                 String label = protocol + " " + type + ": " + kind + " from a cleanup after the body threw";
-                Env env = new Env(Protocols.store(protocol), type, label);
+                Env env = new Env(plainStore(protocol, type), type, label);
                 Throwable injected = kind.create(label);
                 Boom boom = new Boom("the body throws");
                 env.participant.arm(Phase.CLEANUP, injected);
@@ -514,7 +608,7 @@ class FaultInjectionTest {
             }
             {
                 String label = protocol + " " + type + ": " + kind + " from a cleanup after a check threw";
-                Env env = new Env(Protocols.store(protocol), type, label);
+                Env env = new Env(plainStore(protocol, type), type, label);
                 Throwable injected = kind.create(label);
                 Boom boom = new Boom("the check throws first");
                 // A second participant throws from its check; the armed one throws from its cleanup.
@@ -568,7 +662,7 @@ class FaultInjectionTest {
      * unlock's suppressed; the attempt counts as an internal failure; every lock is released.
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("io.jato.protocols.suite.Protocols#singles")
+    @MethodSource("io.jato.protocols.suite.Protocols#all")
     void anUnlockThatThrowsWhileReleasingAfterAThrowingCheckIsSuppressedIntoIt(String protocol) {
         String label = protocol + ": check throws, then unlock throws";
         Env env = new Env(FaultyProtocol.store(protocol), "All", label);
@@ -586,12 +680,43 @@ class FaultInjectionTest {
             assertArrayEquals(new Throwable[] {injected}, boom.getSuppressed(), label);
             assertEquals(1, st.aborts(AbortCause.INTERNAL_FAILURE), st::toString);
         } else {
-            assertEquals("global-lock", protocol, "only a protocol that never locks items never unlocks them");
+            assertEquals("global-lock", control.inner().name(),
+                    "only a protocol that never locks items never unlocks them");
             assertEquals(1, st.aborts(AbortCause.USER_EXCEPTION), st::toString);
         }
         assertEquals(st.starts(), st.commits() + st.aborts(), st::toString);
         assertState(env, Expect.OLD);
         assertAfterwards(env);
+    }
+
+    // ------------------------------------------------------------------ the faulty protocol second
+
+    static Stream<Arguments> behindCases() {
+        return Protocols.pairs().flatMap(p -> Arrays.stream(Hook.values()).map(h -> Arguments.of(p, h)));
+    }
+
+    /**
+     * A spanning transaction whose failing protocol is the store's second ({@link Site#behind}):
+     * the store's dispatcher begins, asks for commit timestamps, prepares and finishes its
+     * protocols in domain order, so when the faulty protocol throws from begin, commitTimestamp or
+     * prepare the other one has already begun (global-lock: holds the store lock), proposed or
+     * prepared, and must be finished all the same; a throwing finish comes after the other's; the
+     * other's entries are locked, validated and installed before the faulty protocol's, so a
+     * failing install leaves some of them installed. The first, middle and last call of every hook
+     * (see the parameters' comment), on the spanning targets (with the faulty protocol first they
+     * are covered by {@link #aProtocolThatThrowsAtAnyCallOfAHookLeavesNothingHalfDone} and its
+     * siblings); begin, unlock, and finish a second time, around an attempt that aborts.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("behindCases")
+    void aSecondProtocolThatThrowsInASpanningTransactionLeavesNothingHalfDone(String pair, Hook hook) {
+        Site site = Site.behind(pair);
+        for (String type : FaultTargets.SPANNING_TYPES) {
+            faultsAtEveryCall(site, hook, hook.whens(), type, hook == Hook.BEGIN || hook == Hook.UNLOCK);
+            if (hook == Hook.FINISH) {
+                faultsAtEveryCall(site, hook, hook.whens(), type, true);
+            }
+        }
     }
 
     /** The fault-injecting protocol is a test tool: it must not run in the suites, nor be built by name alone. */
@@ -606,6 +731,35 @@ class FaultInjectionTest {
             FaultyControl c = FaultyProtocol.control(FaultyProtocol.store(p));
             assertEquals(p, c.inner().name());
         }
+        assertThrows(IllegalArgumentException.class, () -> FaultyProtocol.control(Stm.builder().build()));
+    }
+
+    /**
+     * A pairing's faulty store: the faulty protocol first, around the pairing's first protocol, the
+     * other as object protocol without rotation (the store's own objects are the faulty
+     * protocol's); its fault-injecting instance found through the store and through each view.
+     * With the faulty protocol behind the other, the same from the other side.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jato.protocols.suite.Protocols#pairs")
+    void aPairingsFaultyStoreWrapsItsFirstProtocolAndKeepsObjectsWhereTheyAreCreated(String pair) {
+        String[] names = pair.split(Pattern.quote(Protocols.PAIR_SEPARATOR));
+        Stm stm = FaultyProtocol.store(pair);
+        assertEquals(List.of(FaultyProtocol.NAME, names[1]), stm.protocols());
+        FaultyControl c = FaultyProtocol.control(stm);
+        assertEquals(names[0], c.inner().name());
+        assertSame(c, FaultyProtocol.control(stm.withProtocol(names[1])));
+        assertEquals(0, stm.protocolDomain(), "no rotation");
+        assertEquals(0, stm.protocolDomain(), "no rotation (a rotating store answers 0, then 1)");
+        assertEquals(1, stm.withProtocol(names[1]).protocolDomain());
+
+        Stm behind = FaultyProtocol.storeAsObjectProtocol(names[1], names[0]);
+        assertEquals(List.of(names[1], FaultyProtocol.NAME), behind.protocols());
+        FaultyControl b = FaultyProtocol.control(behind);
+        assertEquals(names[0], b.inner().name());
+        assertNotSame(c, b);
+        assertSame(b, FaultyProtocol.control(behind.withProtocol(FaultyProtocol.NAME)));
+        assertEquals(1, behind.withProtocol(FaultyProtocol.NAME).protocolDomain());
     }
 
     // ------------------------------------------------------------------ assertions

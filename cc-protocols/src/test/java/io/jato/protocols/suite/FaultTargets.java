@@ -37,11 +37,60 @@ final class FaultTargets {
     static final List<String> TYPES = List.of("TxRef", "TxLong", "TxCounter.add", "TxCounter.update", "TxHashMap",
             "TxLongHashMap", "TxSortedMap", "TxLongSortedMap", "Record.set", "Record.update", "All");
 
+    /**
+     * The prefix of a spanning target type: {@code "Spanning.TxLong"} is a {@code TxLong} target on
+     * each protocol of a store mixing protocols, created through the store's view of that protocol
+     * ({@link Stm#withProtocol}), in domain order, so that a transaction writing it spans them all.
+     * Meant for stores without {@link Stm.Builder#rotateObjectProtocols rotation}: the default
+     * protocol's view is the store itself, whose objects a rotating store binds to each protocol
+     * in turn.
+     */
+    static final String SPANNING = "Spanning.";
+
+    /**
+     * The spanning targets of a store of two protocols: the cells, whose writes are all built-in
+     * installs, so that whatever fails their objects on the two protocols are both old or both new;
+     * and one of every type, whose custom installs a failed install phase may leave half done.
+     */
+    static final List<String> SPANNING_TYPES = List.of(SPANNING + "TxRef", SPANNING + "TxLong",
+            SPANNING + "TxCounter.add", SPANNING + "All");
+
     private FaultTargets() {
+    }
+
+    /**
+     * @return the target types to test on a store of {@code spec}: {@link #TYPES} for one protocol;
+     *         for a pairing, {@code "All"} (every data type at once, on the store's first protocol)
+     *         and {@link #SPANNING_TYPES}
+     */
+    static List<String> types(String spec) {
+        if (!Protocols.isPair(spec)) {
+            return TYPES;
+        }
+        List<String> pairing = new ArrayList<>();
+        pairing.add("All");
+        pairing.addAll(SPANNING_TYPES);
+        return pairing;
+    }
+
+    /** @return true if {@code type} is a spanning target ({@link #SPANNING}) */
+    static boolean isSpanning(String type) {
+        return type.startsWith(SPANNING);
     }
 
     /** Creates a target of {@code type} in {@code stm}, loaded with its initial state. */
     static Target create(String type, Stm stm) {
+        if (isSpanning(type)) {
+            String each = type.substring(SPANNING.length());
+            List<Target> parts = new ArrayList<>();
+            for (String p : stm.protocols()) {
+                parts.add(create(each, stm.withProtocol(p)));
+            }
+            if (parts.size() < 2) {
+                throw new IllegalArgumentException(type + " needs a store of several protocols, got " + stm.protocols());
+            }
+            return new Composite(parts);
+        }
         switch (type) {
             case "TxRef":
                 return new RefTarget(stm);

@@ -39,6 +39,11 @@ public abstract class ForwardingControl extends ConcurrencyControl {
     }
 
     @Override
+    public boolean ordersByTimestamp() {
+        return inner.ordersByTimestamp();
+    }
+
+    @Override
     public Object newTxnState(TxnContext txn) {
         return inner.newTxnState(txn);
     }

@@ -4,6 +4,7 @@ import io.jato.protocols.suite.ForwardingControl;
 import io.jato.stm.AbortCause;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Entry;
+import io.jato.stm.spi.Items;
 import io.jato.stm.spi.LongItem;
 import io.jato.stm.spi.RefItem;
 import io.jato.stm.spi.TxItem;
@@ -80,6 +81,8 @@ public final class FaultyControl extends ForwardingControl {
     private int firedAttempt = -1;
     private boolean finishCommitted;
     private int installsAtFire;
+    private int installPositionAtFire;
+    private int commitDomains;
 
     FaultyControl(ConcurrencyControl inner) {
         super(Objects.requireNonNull(inner, "inner"));
@@ -133,6 +136,8 @@ public final class FaultyControl extends ForwardingControl {
         firedAttempt = -1;
         finishCommitted = false;
         installsAtFire = 0;
+        installPositionAtFire = -1;
+        commitDomains = 0;
     }
 
     /** @return how many times the armed thread called {@code h} since {@link #arm} or {@link #countOnly} */
@@ -158,6 +163,25 @@ public final class FaultyControl extends ForwardingControl {
     /** @return how many {@code install} calls the armed thread had made when the fault fired (0: not installing yet) */
     public int installsAtFire() {
         return installsAtFire;
+    }
+
+    /**
+     * @return the protocol domains ({@link Items#domain}; bit d: domain d) of the items in the access
+     *         set when the armed thread's last commit asked this protocol for its commit timestamp,
+     *         or 0. Two bits or more: a transaction spanning protocols, which a store mixing them
+     *         commits at a timestamp of its spanning-commit clock ({@code docs/mixed-protocols.md}).
+     */
+    public int commitDomains() {
+        return commitDomains;
+    }
+
+    /**
+     * @return the position in the write set, which the commit installs in order, of the entry
+     *         whose {@code install} fired, or -1: 0 where nothing of the commit was installed before
+     *         it, not even another protocol's entries in a store mixing protocols
+     */
+    public int installPositionAtFire() {
+        return installPositionAtFire;
     }
 
     /** @return the {@code committed} argument of the {@code finish} call that fired */
@@ -212,6 +236,9 @@ public final class FaultyControl extends ForwardingControl {
     @Override
     public long commitTimestamp(TxnContext txn, boolean readOnly) {
         boolean hit = hit(Hook.COMMIT_TIMESTAMP);
+        if (Thread.currentThread() == armed) {
+            commitDomains = domains(txn);
+        }
         if (hit && when == When.BEFORE) {
             throw fire(txn);
         }
@@ -220,6 +247,26 @@ public final class FaultyControl extends ForwardingControl {
             throw fire(txn);
         }
         return ts;
+    }
+
+    private static int positionOf(TxnContext txn, Entry e) {
+        for (int k = 0, n = txn.writeCount(); k < n; k++) {
+            if (txn.writeAt(k) == e) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    private static int domains(TxnContext txn) {
+        int d = 0;
+        for (int k = 0, n = txn.writeCount(); k < n; k++) {
+            d |= 1 << Items.domain(txn.writeAt(k).item());
+        }
+        for (int k = 0, n = txn.readCount(); k < n; k++) {
+            d |= 1 << Items.domain(txn.readAt(k).item());
+        }
+        return d;
     }
 
     @Override
@@ -238,6 +285,9 @@ public final class FaultyControl extends ForwardingControl {
     @Override
     public void install(TxnContext txn, Entry e, long commitTimestamp) {
         boolean hit = hit(Hook.INSTALL);
+        if (hit) {
+            installPositionAtFire = positionOf(txn, e);
+        }
         if (hit && when == When.BEFORE) {
             throw fire(txn);
         }

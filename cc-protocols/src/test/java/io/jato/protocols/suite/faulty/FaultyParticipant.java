@@ -34,7 +34,7 @@ public final class FaultyParticipant implements TxParticipant, Quiescence.Quiesc
     }
 
     private final Stm stm;
-    private final TxItem item = new TxItem();
+    private final TxItem item;
 
     private volatile Thread armed;
     private Phase phase;
@@ -45,8 +45,14 @@ public final class FaultyParticipant implements TxParticipant, Quiescence.Quiesc
     private int cleanups;
     private boolean cleanupCommitted;
 
+    /**
+     * @param stm the store; the participant's item is bound to the protocol of this store object
+     *            ({@link Stm#protocolDomain}: a view from {@link Stm#withProtocol} gives that view's
+     *            protocol, a store with object protocols rotating the next one in turn)
+     */
     public FaultyParticipant(Stm stm) {
         this.stm = Objects.requireNonNull(stm, "stm");
+        this.item = new TxItem(stm.protocolDomain());
     }
 
     /** @return the participant's own item (its version shows whether a commit restored or replaced it) */
