@@ -129,6 +129,11 @@ public abstract class ForwardingControl extends ConcurrencyControl {
     }
 
     @Override
+    public boolean keepsDeleted(TxnContext txn, Entry e) {
+        return inner.keepsDeleted(txn, e);
+    }
+
+    @Override
     public void retire(TxnContext txn, Entry e, long commitTimestamp) {
         inner.retire(txn, e, commitTimestamp);
     }
