@@ -353,8 +353,9 @@ abstract class HashMapCore<N extends RefItem> {
         if (w == ConcurrencyControl.RETIRED_ITEM) {
             return RETRY;
         }
-        Object old = presentOrNull(cc.lockedRef(n));
+        Object old;
         try {
+            old = presentOrNull(cc.lockedRef(n));
             cc.installRef(n, value);
         } finally {
             // Always a new version: if the store failed half-way the value may have changed.
@@ -368,24 +369,7 @@ abstract class HashMapCore<N extends RefItem> {
      * before (null for a delete the protocol kept linked), or {@link #RETRY} if it was retired already.
      */
     final Object removeNonTx(ConcurrencyControl cc, N n) {
-        long w = cc.lockNonTx(n);
-        if (w == ConcurrencyControl.RETIRED_ITEM) {
-            return RETRY;
-        }
-        Object old = cc.lockedRef(n);
-        boolean removed = false;
-        try {
-            cc.installRef(n, REMOVED);
-            unlink(n);
-            removed = true;
-        } finally {
-            if (!removed) {
-                // A linked node must never hold the deleted marker: lookups would loop on it.
-                cc.installRef(n, old);
-            }
-            cc.unlockNonTx(n, w, true, removed);
-        }
-        return presentOrNull(old);
+        return removeLinked(cc, n, false);
     }
 
     /** @return {@code v}, or null if it is the value of a delete the protocol keeps linked */
@@ -398,27 +382,47 @@ abstract class HashMapCore<N extends RefItem> {
      * committed, unless a later write revived it (its value is then no longer NO_VERSION).
      */
     final boolean unlinkKept(ConcurrencyControl cc, N n) {
+        // Null: the node held NO_VERSION and is unlinked now; a value: revived; RETRY: unlinked already.
+        return removeLinked(cc, n, true) == null;
+    }
+
+    /**
+     * Outside transactions: unlinks and retires linked node {@code n} — always, or with
+     * {@code onlyIfKept} only if it is a delete the protocol kept linked. All or nothing: a throw
+     * half-way puts the old value back (a linked node must never hold REMOVED, or every lookup of
+     * its key would loop on it). The node gets a new version whenever it was changed: a reader
+     * that found the key absent through a kept node must fail validation if the key returns, in
+     * another node, after this unlink.
+     *
+     * @return the value before (null if the key was absent: a kept delete), or {@link #RETRY} if
+     *         the node was retired already
+     */
+    private Object removeLinked(ConcurrencyControl cc, N n, boolean onlyIfKept) {
         long w = cc.lockNonTx(n);
         if (w == ConcurrencyControl.RETIRED_ITEM) {
-            return false;
+            return RETRY;
         }
+        Object old = null;
+        boolean change = false;
         boolean removed = false;
         try {
-            if (cc.lockedRef(n) == ConcurrencyControl.NO_VERSION) {
+            old = cc.lockedRef(n);
+            change = !onlyIfKept || old == ConcurrencyControl.NO_VERSION;
+            if (change) {
                 cc.installRef(n, REMOVED);
                 unlink(n);
                 removed = true;
             }
         } finally {
-            if (!removed && cc.lockedRef(n) == REMOVED) {
-                // A linked node must never hold the deleted marker: lookups would loop on it.
-                cc.installRef(n, ConcurrencyControl.NO_VERSION);
+            try {
+                if (change && !removed) {
+                    cc.installRef(n, old);
+                }
+            } finally {
+                cc.unlockNonTx(n, w, change, removed);
             }
-            // A new (retired) version: a reader that found the key absent through this node must
-            // fail validation if the key is inserted anew, in another node, after this unlink.
-            cc.unlockNonTx(n, w, removed, removed);
         }
-        return removed;
+        return presentOrNull(old);
     }
 
     /**

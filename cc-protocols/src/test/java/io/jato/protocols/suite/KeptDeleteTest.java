@@ -83,6 +83,17 @@ class KeptDeleteTest {
         stm.run(t -> assertEquals(20, map.get(t, "b")));
         assertNull(map.singlePut("x", 5));
         assertEquals(5, map.singleGet("x"));
+
+        // The non-transactional view revives a kept delete in place too, and reports it absent.
+        past.keepDeletes = true;
+        stm.run(t -> map.remove(t, "x"));
+        past.keepDeletes = false;
+        TxItem keptX = past.kept.get(past.kept.size() - 1).getKey();
+        assertNull(map.singlePut("x", 6), "a kept delete is absent to the non-transactional view");
+        assertEquals(6, ((RefItem) keptX).valueAcquire(), "revived in place");
+        assertFalse(past.kept.get(past.kept.size() - 1).getValue().unlinkDeleted(keptX), "revived: not unlinked");
+        assertEquals(6, map.singleGet("x"));
+        assertNull(map.checkQuiescent());
     }
 
     /**

@@ -1552,30 +1552,44 @@ public abstract class SortedIndex {
     }
 
     /**
-     * Outside transactions: replaces the committed value of slot {@code s} (if {@code change}) by
-     * {@code value}; {@link #REMOVED} also unlinks and retires the slot.
+     * Outside transactions: replaces the committed value of slot {@code s} by {@code value} —
+     * always, or with {@code onlyIfAbsent} only if the slot is a delete the protocol kept linked
+     * ({@link ConcurrencyControl#NO_VERSION}); {@link #REMOVED} also unlinks and retires the slot.
+     * All or nothing for a removal: a throw half-way puts the old value back, since a linked slot
+     * must never hold REMOVED (lookups would loop on it); the slot gets a new version either way.
      *
-     * @return the value replaced, or {@link #RETRY} if the slot was deleted meanwhile (look again)
+     * @return the value replaced (null if the key was absent: a kept delete), or {@link #RETRY} if
+     *         the slot was deleted meanwhile (look again)
      */
-    private Object replaceCommitted(Slot s, Object value, boolean change) {
+    private Object replaceCommitted(Slot s, Object value, boolean onlyIfAbsent) {
         long w = cc.lockNonTx(s);
         if (w == ConcurrencyControl.RETIRED_ITEM) {
             return RETRY;
         }
-        Object old = cc.lockedRef(s);
+        Object old = null;
+        boolean change = false;
+        boolean done = false;
         boolean emptied = false;
         try {
+            old = cc.lockedRef(s);
+            change = !onlyIfAbsent || old == ConcurrencyControl.NO_VERSION;
             if (change) {
                 cc.installRef(s, value);
                 emptied = value == REMOVED && unlink(s);
             }
+            done = true;
         } finally {
-            cc.unlockNonTx(s, w, change, change && value == REMOVED);
+            try {
+                if (change && !done && value == REMOVED) {
+                    cc.installRef(s, old);
+                }
+            } finally {
+                cc.unlockNonTx(s, w, change, change && done && value == REMOVED);
+            }
         }
         if (emptied) {
             removeEmptyLeaf(s.lkey, s.okey);
         }
-        // A delete the protocol kept linked: the key was absent.
         return old == ConcurrencyControl.NO_VERSION ? null : old;
     }
 
@@ -1586,29 +1600,8 @@ public abstract class SortedIndex {
      * inserted anew (in another slot) after this unlink.
      */
     final boolean unlinkKept(Slot s) {
-        long w = cc.lockNonTx(s);
-        if (w == ConcurrencyControl.RETIRED_ITEM) {
-            return false;
-        }
-        boolean removed = false;
-        boolean emptied = false;
-        try {
-            if (cc.lockedRef(s) == ConcurrencyControl.NO_VERSION) {
-                cc.installRef(s, REMOVED);
-                emptied = unlink(s);
-                removed = true;
-            }
-        } finally {
-            if (!removed && cc.lockedRef(s) == REMOVED) {
-                // A linked slot must never hold the deleted marker: lookups would loop on it.
-                cc.installRef(s, ConcurrencyControl.NO_VERSION);
-            }
-            cc.unlockNonTx(s, w, removed, removed);
-        }
-        if (emptied) {
-            removeEmptyLeaf(s.lkey, s.okey);
-        }
-        return removed;
+        // Null: the slot held NO_VERSION and is unlinked now; a value: revived; RETRY: unlinked already.
+        return replaceCommitted(s, REMOVED, true) == null;
     }
 
     /** Maps {@code k} to {@code value} unless present and {@code onlyIfAbsent}; returns the previous value. */
@@ -1617,7 +1610,7 @@ public abstract class SortedIndex {
         for (;;) {
             Slot s = findSlot(k, ok);
             if (s != null) {
-                Object old = replaceCommitted(s, value, !onlyIfAbsent);
+                Object old = replaceCommitted(s, value, onlyIfAbsent);
                 if (old != RETRY) {
                     return old;
                 }
@@ -1656,7 +1649,7 @@ public abstract class SortedIndex {
     public final Object singleRemove(long k, Object ok) {
         for (;;) {
             Slot s = findSlot(k, ok);
-            Object old = s == null ? null : replaceCommitted(s, REMOVED, true);
+            Object old = s == null ? null : replaceCommitted(s, REMOVED, false);
             if (old != RETRY) {
                 return old;
             }
