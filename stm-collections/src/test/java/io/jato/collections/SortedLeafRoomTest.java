@@ -4,6 +4,7 @@ import io.jato.stm.Stm;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A commit that inserts into a full leaf makes room in its check phase (where an allocation that
@@ -32,6 +33,29 @@ class SortedLeafRoomTest {
         for (long k = 0; k < 2000; k++) {
             assertEquals(Long.valueOf(k), m.single().get(k));
         }
+        assertEquals(null, m.checkQuiescent());
+    }
+
+    @Test
+    void splitsReuseTheSpareInnerNodesTheyDidNotNeed() {
+        Stm stm = Stm.create();
+        TxLongSortedMap<Long> m = TxLongSortedMap.<Long>builder(stm).nodeCapacity(4).build();
+        // Thousands of splits in a tree of capacity 4 (several levels): each one prepares spare
+        // inner nodes, and almost all of them stay unused.
+        for (long k = 0; k < 5000; k++) {
+            long key = (k * 7919) % 5000;
+            stm.run(t -> m.put(t, key, key));
+        }
+        assertTrue(m.index.keptSpares() > 0, "the last split's unused spares are kept for the next");
+        for (long k = 0; k < 5000; k++) {
+            assertEquals(Long.valueOf(k), m.single().get(k));
+        }
+        long[] seen = new long[1];
+        m.single().forEach((k, v) -> {
+            assertEquals(seen[0]++, k);
+            return true;
+        });
+        assertEquals(5000, seen[0]);
         assertEquals(null, m.checkQuiescent());
     }
 }

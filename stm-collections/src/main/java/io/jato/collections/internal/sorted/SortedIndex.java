@@ -80,11 +80,14 @@ public abstract class SortedIndex {
     private static final int REMOVE_ATTEMPTS = 4;
 
     private static final VarHandle ROOT;
+    private static final VarHandle SPARES;
     private static final AtomicInteger MARKS = new AtomicInteger();
 
     static {
         try {
-            ROOT = MethodHandles.lookup().findVarHandle(SortedIndex.class, "root", Node.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            ROOT = lookup.findVarHandle(SortedIndex.class, "root", Node.class);
+            SPARES = lookup.findVarHandle(SortedIndex.class, "spares", SplitSpares.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -106,6 +109,13 @@ public abstract class SortedIndex {
     /** Replaced only by the holder of the old root's seqlock; accessed through {@code ROOT}. */
     @SuppressWarnings("unused")
     private volatile Node root;
+    /**
+     * The unused inner nodes of the last split, for the next one; null while a split holds them.
+     * Taken by swap ({@link #takeSpares}) and given back with a release store once the split has
+     * linked its parts, so a set is owned by one split at a time. Accessed through {@code SPARES}.
+     */
+    @SuppressWarnings("unused")
+    private volatile SplitSpares spares;
     /** Never locked or validated: its access-set entry holds the transaction's {@link Pending}. */
     private final TxItem anchor;
     /**
@@ -1074,7 +1084,7 @@ public abstract class SortedIndex {
         Leaf[] parts;
         int m;
         int n;
-        Spares spares;
+        SplitSpares spares;
         Leaf donor;
         int[] cuts;
         boolean[] prefixCut;
@@ -1088,17 +1098,20 @@ public abstract class SortedIndex {
                 l.unlockUnchanged();
                 return 0;
             }
-            cuts = new int[n];
-            prefixCut = new boolean[n];
+            spares = takeSpares();
+            cuts = spares.cuts(n);
+            prefixCut = spares.prefixCuts(n);
             m = planCuts(l, n, trigger, cuts, prefixCut);
             parts = newParts(l, n, m, cuts, prefixCut);
             donor = new Leaf(longKeys, capacity, domain);
-            spares = new Spares(rootAcquire().level, m, longKeys, capacity, domain);
+            spares.prepare(rootAcquire().level, m);
         } catch (Throwable t) {
             l.unlockUnchanged();
             throw t;
         }
         linkParts(l, n, m, cuts, parts, donor, spares);
+        // What linking did not use serves the next split (SplitSpares says why).
+        SPARES.setRelease(this, spares);
         return 1;
     }
 
@@ -1168,7 +1181,7 @@ public abstract class SortedIndex {
     }
 
     /** Makes the new parts reachable: no allocation (arrays from {@code donor}, inner nodes from {@code spares}). */
-    private void linkParts(Leaf l, int n, int m, int[] cuts, Leaf[] parts, Leaf donor, Spares spares) {
+    private void linkParts(Leaf l, int n, int m, int[] cuts, Leaf[] parts, Leaf donor, SplitSpares spares) {
         Slot[] all = l.slots;
         // The left part keeps l's identity (and lower fence); fresh arrays drop the moved entries.
         l.takeArrays(donor);
@@ -1185,42 +1198,16 @@ public abstract class SortedIndex {
         }
     }
 
-    /**
-     * Inner nodes allocated before a split changes anything: for each level up to two above the
-     * root seen then, one per new part (each part may split one node per level, and a root growth
-     * at a level replaces a split there). One level is what the split itself can add; the second
-     * covers a concurrent root growth while this split links its parts. Only if the tree grew two
-     * levels meanwhile (two root splits, each after its root filled with children, all inside this
-     * split's linking) does {@link #take} allocate under the split's locks after all.
-     */
-    private static final class Spares {
-        private final Inner[][] byLevel;
-        private final int[] used;
-        private final boolean longKeys;
-        private final int capacity;
-        private final int domain;
+    /** @return the last split's spares if no other split holds them, else a new, empty set */
+    private SplitSpares takeSpares() {
+        SplitSpares s = (SplitSpares) SPARES.getAndSet(this, null);
+        return s != null ? s : new SplitSpares(longKeys, capacity, domain);
+    }
 
-        Spares(int rootLevel, int parts, boolean longKeys, int capacity, int domain) {
-            this.longKeys = longKeys;
-            this.capacity = capacity;
-            this.domain = domain;
-            byLevel = new Inner[rootLevel + 3][];
-            used = new int[rootLevel + 3];
-            for (int level = 1; level < byLevel.length; level++) {
-                Inner[] a = new Inner[parts];
-                for (int i = 0; i < parts; i++) {
-                    a[i] = new Inner(level, longKeys, capacity, domain);
-                }
-                byLevel[level] = a;
-            }
-        }
-
-        Inner take(int level) {
-            if (level < byLevel.length && used[level] < byLevel[level].length) {
-                return byLevel[level][used[level]++];
-            }
-            return new Inner(level, longKeys, capacity, domain);
-        }
+    /** @return how many unused inner nodes are kept for the next split (diagnostics) */
+    public final int keptSpares() {
+        SplitSpares s = (SplitSpares) SPARES.getAcquire(this);
+        return s == null ? 0 : s.unused();
     }
 
     /** @return a new unlinked leaf holding {@code all[from, to)} (at most {@code capacity} slots) */
@@ -1247,7 +1234,7 @@ public abstract class SortedIndex {
      * Links {@code right} (just split off {@code left}, which the caller holds locked) into the tree
      * under separator {@code sep}, splitting full inner nodes upwards.
      */
-    private void insertIntoParent(Node left, long sk, Object so, Node right, Spares spares) {
+    private void insertIntoParent(Node left, long sk, Object so, Node right, SplitSpares spares) {
         for (int spins = 0;; spins++) {
             if (rootAcquire() == left) {
                 // Only the holder of the root's lock replaces the root.
