@@ -119,6 +119,15 @@ public final class TicTocControl extends ConcurrencyControl {
     }
 
     /** Orders by commit timestamps: a larger one than proposed is validated at and installed with. */
+    /**
+     * Serializable and snapshot isolation validate every read at one timestamp (the commit's, or
+     * the snapshot's); repeatable read validates none and serves repeats from the entry.
+     */
+    @Override
+    public boolean validatesEveryRead() {
+        return isolation != Isolation.REPEATABLE_READ;
+    }
+
     @Override
     public boolean ordersByTimestamp() {
         return true;

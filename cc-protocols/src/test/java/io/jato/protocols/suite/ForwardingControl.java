@@ -44,6 +44,11 @@ public abstract class ForwardingControl extends ConcurrencyControl {
     }
 
     @Override
+    public boolean validatesEveryRead() {
+        return inner.validatesEveryRead();
+    }
+
+    @Override
     public Object newTxnState(TxnContext txn) {
         return inner.newTxnState(txn);
     }

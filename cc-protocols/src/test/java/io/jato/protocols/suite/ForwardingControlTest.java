@@ -52,6 +52,7 @@ class ForwardingControlTest {
         for (String p : Protocols.correct()) {
             FaultyControl c = FaultyProtocol.control(FaultyProtocol.store(p));
             assertEquals(c.inner().ordersByTimestamp(), c.ordersByTimestamp(), p);
+            assertEquals(c.inner().validatesEveryRead(), c.validatesEveryRead(), p);
         }
     }
 }

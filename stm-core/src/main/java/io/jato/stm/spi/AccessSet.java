@@ -24,6 +24,12 @@ import java.util.Arrays;
 /** The access set of one {@link TxnContext}: its entries, their lookup, and the per-phase lists. Owner thread only. */
 final class AccessSet extends ThreadPadding {
     private final int linearScanLimit = Tunables.LINEAR_SCAN_LIMIT;
+    /**
+     * Size up to which a read log ({@link #readLog}) skips lookups; past it the set indexes its
+     * entries like any other, so a read-only transaction that keeps re-reading the same items
+     * cannot grow without bound.
+     */
+    private static final int READ_LOG_LIMIT = 1024;
 
     private Entry[] entries;
     private TxItem[] items;
@@ -33,6 +39,13 @@ final class AccessSet extends ThreadPadding {
     /** Per entry position: its slot in {@link #index}, so that clearing touches only used slots. */
     private int[] slotOf;
     private boolean indexed;
+    /**
+     * This attempt keeps its reads as a log: {@link #find} looks only at the last entry, so an
+     * item read again later gets a second entry, observed and validated on its own. Set per
+     * attempt, only for declared read-only transactions of protocols that validate every read at
+     * one serialization point ({@link ConcurrencyControl#validatesEveryRead}); see {@link #find}.
+     */
+    private boolean readLog;
 
     /** Positions of the entries with {@link Entry#WRITE}, in first-write order (each once). */
     private int[] writes;
@@ -97,11 +110,31 @@ final class AccessSet extends ThreadPadding {
         return entries[checks[k]];
     }
 
-    /** @return the entry for {@code item}, or null */
+    /**
+     * Starts an attempt's set: {@code log} makes it a read log (see {@link #readLog}). The set is
+     * empty here; the mode holds until {@link #clear}.
+     */
+    void begin(boolean log) {
+        readLog = log;
+    }
+
+    /**
+     * @return the entry for {@code item}, or null. In a read log (declared read-only attempts of
+     * protocols that validate every read) only the last entry is looked at, and only while the set
+     * is below {@link #READ_LOG_LIMIT}: consecutive accesses to one item (a record's columns)
+     * share an entry, any other repeat gets its own, as in TL2's or SwissTM's read logs. That is
+     * safe because such a protocol validates every entry at one serialization point, so two
+     * entries of an item that saw different versions cannot both pass; and a read-only attempt has
+     * no own writes a lookup could need to find. It saves the lookup and the index upkeep per read.
+     */
     Entry find(TxItem item) {
         if (!indexed) {
             TxItem[] its = items;
-            for (int i = 0, n = size; i < n; i++) {
+            int n = size;
+            if (readLog) {
+                return n != 0 && its[n - 1] == item ? entries[n - 1] : null;
+            }
+            for (int i = 0; i < n; i++) {
                 if (its[i] == item) {
                     return entries[i];
                 }
@@ -133,7 +166,7 @@ final class AccessSet extends ThreadPadding {
         size = pos + 1;
         if (indexed) {
             indexInsert(item, pos);
-        } else if (size > linearScanLimit) {
+        } else if (size > (readLog ? READ_LOG_LIMIT : linearScanLimit)) {
             buildIndex();
         }
         return e;
@@ -196,6 +229,7 @@ final class AccessSet extends ThreadPadding {
         hasInserts = false;
         insertMarks = 0;
         needsCleanup = false;
+        readLog = false;
     }
 
     private void grow() {

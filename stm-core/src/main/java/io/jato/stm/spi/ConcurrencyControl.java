@@ -92,6 +92,20 @@ public abstract class ConcurrencyControl {
         return false;
     }
 
+    /**
+     * Whether the commit validates every read entry at one serialization point (OCC; TicToc at
+     * serializable and snapshot isolation), so that a transaction may hold several read entries for
+     * one item, each observed on its own: two that saw different versions cannot both pass. The
+     * core then keeps a declared read-only transaction's reads as a log, with no lookup before each
+     * read, as TL2 and SwissTM do ({@code docs/protocol-spi.md}, "Read logs"). False, the default,
+     * keeps one entry per item: a protocol that serves a repeated read from its entry without
+     * validating it (repeatable read), takes a lock or counts per read (2PL), or otherwise needs
+     * to see each item once, leaves it false. Asked once per thread and store.
+     */
+    public boolean validatesEveryRead() {
+        return false;
+    }
+
     /** Creates the protocol's per-transaction state, once per {@link TxnContext}; may be null. */
     public Object newTxnState(TxnContext txn) {
         return null;

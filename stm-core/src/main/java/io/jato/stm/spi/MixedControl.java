@@ -110,6 +110,17 @@ final class MixedControl extends ConcurrencyControl {
         return false;
     }
 
+    /** Only if every protocol of the store does: a read-only transaction may read any domain. */
+    @Override
+    public boolean validatesEveryRead() {
+        for (ConcurrencyControl c : children) {
+            if (!c.validatesEveryRead()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     @Override
     public Object newTxnState(TxnContext txn) {
         State s = new State(children.length);

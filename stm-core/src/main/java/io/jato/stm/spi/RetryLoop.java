@@ -104,6 +104,7 @@ final class RetryLoop {
         final TxnContext txn = this.txn;
         txn.readOnly = declaredReadOnly;
         txn.declaredReadOnly = declaredReadOnly;
+        txn.set.begin(declaredReadOnly && txn.readLogs);
         txn.attempt = a;
         txn.doomCause = null;
         txn.attemptId++;

@@ -67,6 +67,8 @@ public final class TxnContext extends Txn {
     final ThreadTransactions thread;
     /** True if the protocol declared {@link Capabilities.Feature#REMOTE_ABORT}. */
     final boolean remoteAborts;
+    /** The protocol validates every read ({@link ConcurrencyControl#validatesEveryRead}): declared read-only attempts keep read logs. */
+    final boolean readLogs;
     private final ProtocolContext protocolContext;
 
     // The attempt's state; owner thread only (the retry loop and the commit driver write it).
@@ -114,6 +116,7 @@ public final class TxnContext extends Txn {
         this.owner = Thread.currentThread();
         this.thread = ThreadTransactions.current();
         this.remoteAborts = protocolContext.capabilities().has(Capabilities.Feature.REMOTE_ABORT);
+        this.readLogs = cc.validatesEveryRead();
         this.counters = new TxnCounters(statistics);
         CommitDriver driver = new CommitDriver(this, cc, set, protocolContext, counters);
         Backoff backoff = new Backoff(settings[0], settings[1],

@@ -93,6 +93,12 @@ public final class OccControl extends ConcurrencyControl {
         }
     }
 
+    /** Every read is validated against the word it observed, at one point after locking. */
+    @Override
+    public boolean validatesEveryRead() {
+        return true;
+    }
+
     @Override
     public long readLong(TxnContext txn, LongItem item, Entry e) {
         for (int spins = 0;; ) {
