@@ -135,6 +135,16 @@ public final class Account extends AbstractRecord {
     }
 
     /**
+     * Copies the columns of group {@code group} (a {@code GROUP_} constant) as of {@code txn} into
+     * {@code into} and returns it: one observation of the group's version for all of them, where
+     * a getter per column takes one each. The image's other columns keep their values.
+     */
+    public Image readGroup(Txn txn, int group, Image into) {
+        readGroupInto(context(txn), group, into);
+        return into;
+    }
+
+    /**
      * Schedules {@code updater} as a commit-time update of its group: no read dependency unless
      * {@code txn} also reads the group, in which case it is applied at once (see {@link RecordUpdater}).
      */
@@ -181,6 +191,20 @@ public final class Account extends AbstractRecord {
         if ((groups & (1 << GROUP_HOT)) != 0) {
             this.balance = i.balance;
             this.ops = i.ops;
+        }
+    }
+
+    @Override
+    protected void copy(RecordImage from, RecordImage to, int groups) {
+        Image f = (Image) from;
+        Image t = (Image) to;
+        if ((groups & (1 << GROUP_DEFAULT)) != 0) {
+            t.owner = f.owner;
+            t.flags = f.flags;
+        }
+        if ((groups & (1 << GROUP_HOT)) != 0) {
+            t.balance = f.balance;
+            t.ops = f.ops;
         }
     }
 

@@ -307,6 +307,16 @@ public final class AllTypes extends AbstractRecord {
     }
 
     /**
+     * Copies the columns of group {@code group} (a {@code GROUP_} constant) as of {@code txn} into
+     * {@code into} and returns it: one observation of the group's version for all of them, where
+     * a getter per column takes one each. The image's other columns keep their values.
+     */
+    public Image readGroup(Txn txn, int group, Image into) {
+        readGroupInto(context(txn), group, into);
+        return into;
+    }
+
+    /**
      * Schedules {@code updater} as a commit-time update of its group: no read dependency unless
      * {@code txn} also reads the group, in which case it is applied at once (see {@link RecordUpdater}).
      */
@@ -393,6 +403,32 @@ public final class AllTypes extends AbstractRecord {
         if ((groups & (1 << GROUP_FLOATING_POINT)) != 0) {
             this.f = i.f;
             this.d = i.d;
+        }
+    }
+
+    @Override
+    protected void copy(RecordImage from, RecordImage to, int groups) {
+        Image f = (Image) from;
+        Image t = (Image) to;
+        if ((groups & (1 << GROUP_DEFAULT)) != 0) {
+            t.flag = f.flag;
+            t.color = f.color;
+            t.explicitlyDefault = f.explicitlyDefault;
+        }
+        if ((groups & (1 << GROUP_NUMBERS)) != 0) {
+            t.b = f.b;
+            t.s = f.s;
+            t.c = f.c;
+            t.l = f.l;
+        }
+        if ((groups & (1 << GROUP_TEXT)) != 0) {
+            t.ch = f.ch;
+            t.value = f.value;
+            t.level = f.level;
+        }
+        if ((groups & (1 << GROUP_FLOATING_POINT)) != 0) {
+            t.f = f.f;
+            t.d = f.d;
         }
     }
 

@@ -137,6 +137,16 @@ public final class InventoryRecord extends AbstractRecord {
     }
 
     /**
+     * Copies the columns of group {@code group} (a {@code GROUP_} constant) as of {@code txn} into
+     * {@code into} and returns it: one observation of the group's version for all of them, where
+     * a getter per column takes one each. The image's other columns keep their values.
+     */
+    public Image readGroup(Txn txn, int group, Image into) {
+        readGroupInto(context(txn), group, into);
+        return into;
+    }
+
+    /**
      * Schedules {@code updater} as a commit-time update of its group: no read dependency unless
      * {@code txn} also reads the group, in which case it is applied at once (see {@link RecordUpdater}).
      */
@@ -187,6 +197,22 @@ public final class InventoryRecord extends AbstractRecord {
         }
         if ((groups & (1 << GROUP_PRICE)) != 0) {
             this.cents = i.cents;
+        }
+    }
+
+    @Override
+    protected void copy(RecordImage from, RecordImage to, int groups) {
+        Image f = (Image) from;
+        Image t = (Image) to;
+        if ((groups & (1 << GROUP_STOCK)) != 0) {
+            t.onHand = f.onHand;
+            t.reserved = f.reserved;
+        }
+        if ((groups & (1 << GROUP_META)) != 0) {
+            t.sku = f.sku;
+        }
+        if ((groups & (1 << GROUP_PRICE)) != 0) {
+            t.cents = f.cents;
         }
     }
 

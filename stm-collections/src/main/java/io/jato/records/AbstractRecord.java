@@ -138,6 +138,12 @@ public abstract class AbstractRecord extends TxItem {
     /** @return the pool kind of this record class's images */
     protected abstract Scratch<? extends RecordImage> imageKind();
 
+    /**
+     * Copies the columns of the groups in {@code groupMask} from image {@code from} into image
+     * {@code to} (both of this record's type); the other columns of {@code to} stay as they are.
+     */
+    protected abstract void copy(RecordImage from, RecordImage to, int groupMask);
+
     /** @return a new, empty image of this record class */
     protected abstract RecordImage newImage();
 
@@ -187,6 +193,29 @@ public abstract class AbstractRecord extends TxItem {
     /** Ends an in-place read; aborts the attempt if the group changed since it was observed. */
     protected final void endRead(TxnContext c, Entry e) {
         c.checkRead(e);
+    }
+
+    /**
+     * Copies group {@code g}'s columns as of the transaction into {@code into}: one access-set
+     * lookup, one observation and one validation of the group's version for all of them, where a
+     * getter per column pays each once. Bad input throws before anything is read.
+     */
+    protected final void readGroupInto(TxnContext c, int g, RecordImage into) {
+        int n = groupCount();
+        if (g < 0 || g >= n) {
+            throw new IllegalArgumentException("no group " + g + " in " + getClass().getSimpleName()
+                    + ": its groups are numbered 0 to " + (n - 1) + " (use its GROUP_ constants)");
+        }
+        Objects.requireNonNull(into, "into");
+        // load() skips columns an updater has set; a caller's image has no such marks to keep.
+        into.clearDirty();
+        Entry e = beginRead(c, g);
+        if (e == null) {
+            copy(readImage(c, g), into, 1 << g);
+            return;
+        }
+        load(into, 1 << g);
+        endRead(c, e);
     }
 
     /**

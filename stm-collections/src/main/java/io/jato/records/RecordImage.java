@@ -74,6 +74,11 @@ public abstract class RecordImage implements Scratch.Pooled {
         return groups;
     }
 
+    /** Forgets which columns setters marked, so that {@code load} fills every column it covers. */
+    final void clearDirty() {
+        dirty = 0;
+    }
+
     final boolean isMaterialized() {
         return materialized == groups;
     }

@@ -52,6 +52,7 @@ final class RecordWriter {
             getter(c);
             setter(c);
         }
+        groupRead();
         updateAndSingle();
         loadAndStore();
         overrides();
@@ -155,6 +156,19 @@ final class RecordWriter {
         line("");
     }
 
+    private void groupRead() {
+        line("    /**");
+        line("     * Copies the columns of group {@code group} (a {@code GROUP_} constant) as of {@code txn} into");
+        line("     * {@code into} and returns it: one observation of the group's version for all of them, where");
+        line("     * a getter per column takes one each. The image's other columns keep their values.");
+        line("     */");
+        line("    public Image readGroup(Txn txn, int group, Image into) {");
+        line("        readGroupInto(context(txn), group, into);");
+        line("        return into;");
+        line("    }");
+        line("");
+    }
+
     private void updateAndSingle() {
         line("    /**");
         line("     * Schedules {@code updater} as a commit-time update of its group: no read dependency unless");
@@ -189,6 +203,13 @@ final class RecordWriter {
         line("    protected void store(RecordImage image, int groups) {");
         line("        Image i = (Image) image;");
         perGroup(c -> line("            this." + c.name() + " = i." + c.name() + ";"));
+        line("    }");
+        line("");
+        line("    @Override");
+        line("    protected void copy(RecordImage from, RecordImage to, int groups) {");
+        line("        Image f = (Image) from;");
+        line("        Image t = (Image) to;");
+        perGroup(c -> line("            t." + c.name() + " = f." + c.name() + ";"));
         line("    }");
         line("");
     }

@@ -82,6 +82,15 @@ final class TpccTransactions {
     private final Order.Image orderImage = new Order.Image();
     private final OrderLine.Image lineImage = new OrderLine.Image();
     private final History.Image historyImage = new History.Image();
+    // Where group reads (readGroup) copy several columns of one group under one observation: one
+    // access-set entry and one validation for all of them instead of one per column getter.
+    private final Warehouse.Image warehouseRead = new Warehouse.Image();
+    private final District.Image districtRead = new District.Image();
+    private final Customer.Image customerRead = new Customer.Image();
+    private final Item.Image itemRead = new Item.Image();
+    private final Stock.Image stockRead = new Stock.Image();
+    private final Order.Image orderRead = new Order.Image();
+    private final OrderLine.Image lineRead = new OrderLine.Image();
 
     // ------------------------------------------------------------------ inputs (drawn before a transaction)
 
@@ -148,9 +157,9 @@ final class TpccTransactions {
     };
     private final TxLongSortedMap.Visitor<OrderLine> orderStatusLine = (key, line) -> {
         osLineCount++;
-        osAmount += line.amount(txnOfScan);
-        sink += line.itemId(txnOfScan) + line.supplyWarehouseId(txnOfScan) + line.quantity(txnOfScan)
-                + line.deliveryDate(txnOfScan);
+        OrderLine.Image l = line.readGroup(txnOfScan, OrderLine.GROUP_DEFAULT, lineRead);
+        osAmount += l.amount();
+        sink += l.itemId() + l.supplyWarehouseId() + l.quantity() + line.deliveryDate(txnOfScan);
         return true;
     };
 
@@ -282,9 +291,10 @@ final class TpccTransactions {
             district.setNextOrderId(txn, o + 1);
         }
         long taxes = 10_000L + warehouse.tax(txn) + district.tax(txn);
-        Customer customer = db.customer.get(txn, TpccKeys.customer(w, d, noCustomer));
-        int discount = customer.discount(txn);
-        sink += customer.last(txn).length() + customer.credit(txn).length();
+        Customer.Image customer = db.customer.get(txn, TpccKeys.customer(w, d, noCustomer))
+                .readGroup(txn, Customer.GROUP_DEFAULT, customerRead);
+        int discount = customer.discount();
+        sink += customer.last().length() + customer.credit().length();
         boolean allLocal = true;
         for (int i = 0; i < noLines; i++) {
             allLocal &= noSupplyWarehouse[i] == w;
@@ -304,14 +314,16 @@ final class TpccTransactions {
             if (item == null) {
                 throw txn.abort();      // clause 2.4.2.3: an unused item id rolls the order back
             }
-            long price = item.price(txn);
-            String itemData = item.data(txn);
-            sink += item.name(txn).length();
+            Item.Image itemColumns = item.readGroup(txn, Item.GROUP_DEFAULT, itemRead);
+            long price = itemColumns.price();
+            String itemData = itemColumns.data();
+            sink += itemColumns.name().length();
             int supplier = noSupplyWarehouse[i];
             int quantity = noQuantity[i];
             Stock stock = db.stock.get(txn, TpccKeys.stock(supplier, noItem[i]));
-            String distInfo = distInfo(txn, stock, d);
-            String stockData = stock.data(txn);
+            Stock.Image stockColumns = stock.readGroup(txn, Stock.GROUP_DEFAULT, stockRead);
+            String distInfo = distInfo(stockColumns, d);
+            String stockData = stockColumns.data();
             if (cu) {
                 stock.update(txn, new TpccUpdaters.StockOrder(quantity, supplier != w));
             } else {
@@ -338,18 +350,18 @@ final class TpccTransactions {
         noTotal = sum * (10_000 - discount) / 10_000 * taxes / 10_000;
     }
 
-    private static String distInfo(Txn txn, Stock s, int d) {
+    private static String distInfo(Stock.Image s, int d) {
         switch (d) {
-            case 1: return s.dist01(txn);
-            case 2: return s.dist02(txn);
-            case 3: return s.dist03(txn);
-            case 4: return s.dist04(txn);
-            case 5: return s.dist05(txn);
-            case 6: return s.dist06(txn);
-            case 7: return s.dist07(txn);
-            case 8: return s.dist08(txn);
-            case 9: return s.dist09(txn);
-            case 10: return s.dist10(txn);
+            case 1: return s.dist01();
+            case 2: return s.dist02();
+            case 3: return s.dist03();
+            case 4: return s.dist04();
+            case 5: return s.dist05();
+            case 6: return s.dist06();
+            case 7: return s.dist07();
+            case 8: return s.dist08();
+            case 9: return s.dist09();
+            case 10: return s.dist10();
             default: throw new IllegalArgumentException("district " + d);
         }
     }
@@ -387,16 +399,18 @@ final class TpccTransactions {
         int cd = payCustomerDistrict;
         long amount = payAmount;
         Warehouse warehouse = db.warehouse.get(txn, TpccKeys.warehouse(w));
-        String warehouseName = warehouse.name(txn);
-        sink += warehouse.street1(txn).length() + warehouse.city(txn).length() + warehouse.zip(txn).length();
+        Warehouse.Image wc = warehouse.readGroup(txn, Warehouse.GROUP_DEFAULT, warehouseRead);
+        String warehouseName = wc.name();
+        sink += wc.street1().length() + wc.city().length() + wc.zip().length();
         if (cu) {
             warehouse.update(txn, new TpccUpdaters.WarehouseYtd(amount));
         } else {
             warehouse.setYtd(txn, warehouse.ytd(txn) + amount);
         }
         District district = db.district.get(txn, TpccKeys.district(w, d));
-        String districtName = district.name(txn);
-        sink += district.street1(txn).length() + district.city(txn).length() + district.zip(txn).length();
+        District.Image dc = district.readGroup(txn, District.GROUP_DEFAULT, districtRead);
+        String districtName = dc.name();
+        sink += dc.street1().length() + dc.city().length() + dc.zip().length();
         if (cu) {
             district.update(txn, new TpccUpdaters.DistrictYtd(amount));
         } else {
@@ -404,10 +418,11 @@ final class TpccTransactions {
         }
         int c = payCustomer != 0 ? payCustomer : byLastName(txn, cw, cd, payLastName);
         Customer customer = db.customer.get(txn, TpccKeys.customer(cw, cd, c));
-        sink += customer.first(txn).length() + customer.street1(txn).length() + customer.phone(txn).length()
-                + customer.since(txn) + customer.creditLimit(txn) + customer.discount(txn);
+        Customer.Image cc = customer.readGroup(txn, Customer.GROUP_DEFAULT, customerRead);
+        sink += cc.first().length() + cc.street1().length() + cc.phone().length()
+                + cc.since() + cc.creditLimit() + cc.discount();
         String badCreditPrefix = null;
-        if (customer.credit(txn).equals("BC")) {
+        if (cc.credit().equals("BC")) {
             badCreditPrefix = c + " " + cd + " " + cw + " " + d + " " + w + " " + amount + " | ";
         }
         if (cu) {
@@ -468,15 +483,16 @@ final class TpccTransactions {
         osAmount = 0;
         int c = osCustomer != 0 ? osCustomer : byLastName(txn, w, d, osLastName);
         Customer customer = db.customer.get(txn, TpccKeys.customer(w, d, c));
-        sink += customer.balance(txn) + customer.first(txn).length() + customer.middle(txn).length()
-                + customer.last(txn).length();
+        Customer.Image cc = customer.readGroup(txn, Customer.GROUP_DEFAULT, customerRead);
+        sink += customer.balance(txn) + cc.first().length() + cc.middle().length() + cc.last().length();
         long key = db.orderByCustomer.floorKey(txn, TpccKeys.orderByCustomer(w, d, c, TpccKeys.MAX_ORDER_ID), -1);
         if (key < 0 || key >>> TpccKeys.ORDER_BITS != TpccKeys.customer(w, d, c)) {
             return;     // the customer has no order
         }
         Order order = db.orderByCustomer.get(txn, key);
         long o = TpccKeys.orderIdOfByCustomer(key);
-        sink += order.entryDate(txn) + order.carrierId(txn) + order.orderLineCount(txn);
+        Order.Image oc = order.readGroup(txn, Order.GROUP_DEFAULT, orderRead);
+        sink += oc.entryDate() + order.carrierId(txn) + oc.orderLineCount();
         osOrderId = o;
         txnOfScan = txn;
         db.orderLine.scan(txn, TpccKeys.orderLine(w, d, o, 1), true, TpccKeys.orderLine(w, d, o, MAX_LINES), true,
@@ -510,8 +526,9 @@ final class TpccTransactions {
             long orderKey = foundKey;
             long o = TpccKeys.orderIdOfOrder(orderKey);
             db.newOrder.remove(txn, orderKey);
-            int c = order.customerId(txn);
-            int lines = order.orderLineCount(txn);
+            Order.Image oc = order.readGroup(txn, Order.GROUP_DEFAULT, orderRead);
+            int c = oc.customerId();
+            int lines = oc.orderLineCount();
             if (cu) {
                 order.update(txn, new TpccUpdaters.OrderCarrier(deliveryCarrier));
             } else {
