@@ -1,5 +1,6 @@
 package io.jato.jmh;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -33,6 +34,13 @@ final class Data {
         return boxed(n);
     }
 
+    /** @return {@code n} references to {@code value} */
+    static Long[] filled(int n, Long value) {
+        Long[] a = new Long[n];
+        Arrays.fill(a, value);
+        return a;
+    }
+
     /** @return {@link #SEQUENCE_LENGTH} keys drawn uniformly at random from {@code keys} */
     static Long[] randomSequence(Long[] keys, long seed, int threadIndex) {
         SplittableRandom rnd = new SplittableRandom(seed + threadIndex);
@@ -61,6 +69,23 @@ final class Data {
             }
             seq[i] = keys[from];
             seq[i + 1] = keys[to];
+        }
+        return seq;
+    }
+
+    /**
+     * @return {@link #SEQUENCE_LENGTH} operations {@code key << 1 | write}: keys drawn uniformly from
+     *         {@code 0 .. keys-1}, {@code write} 1 with probability {@code writePercent / 100}
+     */
+    static int[] readWriteSequence(int keys, int writePercent, long seed, int threadIndex) {
+        if (keys < 1 || keys > Integer.MAX_VALUE >> 1 || writePercent < 0 || writePercent > 100) {
+            throw new IllegalArgumentException("keys " + keys + ", writePercent " + writePercent);
+        }
+        SplittableRandom rnd = new SplittableRandom(seed + threadIndex);
+        int[] seq = new int[SEQUENCE_LENGTH];
+        for (int i = 0; i < seq.length; i++) {
+            int write = rnd.nextInt(100) < writePercent ? 1 : 0;
+            seq[i] = rnd.nextInt(keys) << 1 | write;
         }
         return seq;
     }

@@ -44,6 +44,20 @@ public class ReadOnlySumBenchmark {
     /** How many values one transaction sums: the size the performance issue names. */
     static final int VALUES = 100;
 
+    /** @return the value loaded at index {@code i} (shared with {@link PeerReadOnlySumBenchmark}) */
+    static long value(int i) {
+        return i * 7L + 1;
+    }
+
+    /** @return the sum of the {@link #VALUES} values loaded: what every read-only sum must return */
+    static long expectedSum() {
+        long sum = 0;
+        for (int i = 0; i < VALUES; i++) {
+            sum += value(i);
+        }
+        return sum;
+    }
+
     /** The store and its values, shared by all threads. */
     @State(Scope.Benchmark)
     public static class StmValues {
@@ -61,10 +75,10 @@ public class ReadOnlySumBenchmark {
             values = new TxLong[VALUES];
             plain = new long[VALUES];
             for (int i = 0; i < VALUES; i++) {
-                values[i] = new TxLong(stm, i * 7L + 1);
-                plain[i] = i * 7L + 1;
-                expected += plain[i];
+                values[i] = new TxLong(stm, value(i));
+                plain[i] = value(i);
             }
+            expected = expectedSum();
             check("after set-up");
         }
 

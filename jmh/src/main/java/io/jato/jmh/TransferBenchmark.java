@@ -49,7 +49,8 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 2)
 @Fork(value = 2, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class TransferBenchmark {
-    private static final long PAIR_SEED = 0x5EED_0002L;
+    /** Seeds the threads' pair sequences; {@link PeerTransferBenchmark} draws the same pairs. */
+    static final long PAIR_SEED = 0x5EED_0002L;
 
     /** The store and its accounts, shared by all threads. */
     @State(Scope.Benchmark)

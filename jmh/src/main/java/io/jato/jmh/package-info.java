@@ -1,6 +1,8 @@
 /**
  * JMH micro-benchmarks of Jato's core paths, each next to a baseline on a plain
- * {@link java.util.HashMap} or field so results can be reported as a ratio from the same run.
+ * {@link java.util.HashMap} or field so results can be reported as a ratio from the same run; and
+ * the {@code Peer*Benchmark} classes, which run the same transactions on Jato and on the JVM's other
+ * STMs (ScalaSTM, Multiverse, Clojure refs, H2 MVStore) and a global lock ({@code docs/peers.md}).
  *
  * <h2>Conventions</h2>
  * <ul>
@@ -12,7 +14,9 @@
  *       {@code Scope.Thread} state.</li>
  *   <li>Nothing is allocated by the benchmark code itself: keys and values are boxed once at set-up
  *       ({@link io.jato.jmh.Data}), and every transaction body is created once per thread and only
- *       reads its inputs from fields, so no capturing lambda is allocated per operation.</li>
+ *       reads its inputs from fields, so no capturing lambda is allocated per operation. The one
+ *       exception: the peers whose references hold only objects box the unbounded counter values
+ *       they write (each such class says so, with what the peer's API allocates itself).</li>
  *   <li>The STM states take the protocol as a {@code @Param} by name ({@code "occ"} by default), so
  *       another protocol is measured with {@code -p protocol=occ,<name>} once its module is on the
  *       class path. Baselines do not depend on that parameter and run once per benchmark class.</li>
