@@ -1,10 +1,6 @@
 package io.jato.workloads;
 
 import io.jato.stm.Stm;
-import io.jato.workloads.none.NoneProtocol;
-import io.jato.workloads.tpcc.TpccCommand;
-import io.jato.workloads.transfer.TransferCommand;
-import io.jato.workloads.ycsb.YcsbCommand;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -14,8 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The command-line runner: {@code jato <command> [options]}. Each workload is a
@@ -33,22 +27,8 @@ public final class Main {
     /** Exit status of a command line that cannot be run. */
     public static final int EXIT_USAGE = 2;
 
-    private static final List<WorkloadCommand> COMMANDS = List.of(new TpccCommand(), new YcsbCommand(), new TransferCommand());
-
-    private static final List<Option> RUN_OPTIONS = List.of(
-            Option.valued("protocol", "NAME", "concurrency-control protocol (default occ; see 'jato protocols')"),
-            Option.valued("options", "NAME=VALUE,...", "the protocol's own options (see 'jato protocols --details')"),
-            Option.valued("threads", "N", "worker threads (default 2)"),
-            Option.valued("duration", "SECONDS", "measured run time (default 10)"),
-            Option.valued("warmup", "SECONDS", "run time before measuring starts (default 2)"),
-            Option.valued("warmup-threads", "N", "workers that run during the warm-up, 1 to --threads (default:"
-                    + " all); the rest join when measuring starts"),
-            Option.valued("seed", "N", "seed for every random choice (default: random; printed in the report)"),
-            Option.valued("json", "FILE", "also write the results as JSON to FILE"),
-            Option.flag("interrupt", "keep every worker's interrupt flag set (a pending interrupt must not slow the store)"),
-            Option.flag("help", "show this help"));
-
-    private static final int MAX_THREADS = 4096;
+    private static final List<WorkloadCommand> COMMANDS = WorkloadSetup.COMMANDS;
+    private static final List<Option> RUN_OPTIONS = WorkloadSetup.RUN_OPTIONS;
 
     private Main() {
     }
@@ -103,30 +83,6 @@ public final class Main {
                 : "unknown command '" + name + "'") + "; commands: " + commandNames());
     }
 
-    /**
-     * Builds the store; {@code options} is {@code NAME=VALUE,...} (may be empty); {@code objectProtocols}
-     * are the workload's further protocols, known and other than {@code protocol}.
-     */
-    private static Stm store(String protocol, String options, List<String> objectProtocols) throws UsageException {
-        Stm.Builder b = Stm.builder().protocol(protocol);
-        objectProtocols.forEach(b::objectProtocol);
-        for (String pair : options.split(",")) {
-            if (pair.isBlank()) {
-                continue;
-            }
-            int eq = pair.indexOf('=');
-            if (eq <= 0) {
-                throw new UsageException("--options takes NAME=VALUE pairs separated by commas, got '" + pair + "'");
-            }
-            b.option(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
-        }
-        try {
-            return b.build();
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
-        }
-    }
-
     private static int runWorkload(WorkloadCommand command, String[] args, PrintStream out, PrintStream err) {
         String who = "jato " + command.name();
         Workload workload;
@@ -135,51 +91,17 @@ public final class Main {
         long seed;
         Path json;
         try {
-            List<Option> all = new ArrayList<>(RUN_OPTIONS);
-            all.addAll(command.options());
-            Options o = Options.parse(all, args, 1);
+            Options o = Options.parse(WorkloadSetup.allOptions(command), args, 1);
             if (o.has("help")) {
                 out.print(commandUsage(command));
                 return EXIT_OK;
             }
-            String protocol = o.string("protocol", "occ");
-            List<String> known = Stm.availableProtocols();
-            if (!known.contains(protocol)) {
-                throw new UsageException("unknown protocol '" + protocol + "'; known protocols: " + String.join(", ", known));
-            }
-            List<String> objectProtocols = new ArrayList<>();
-            for (String p : command.objectProtocols(o)) {
-                if (!known.contains(p)) {
-                    throw new UsageException("unknown protocol '" + p + "' in the " + command.name()
-                            + " options; known protocols: " + String.join(", ", known));
-                }
-                if (!p.equals(protocol) && !objectProtocols.contains(p)) {
-                    objectProtocols.add(p);
-                }
-            }
-            if (!objectProtocols.isEmpty()
-                    && (protocol.equals(NoneProtocol.NAME) || objectProtocols.contains(NoneProtocol.NAME))) {
-                throw new UsageException("protocol 'none' has no concurrency control and cannot be mixed with other"
-                        + " protocols (here " + protocol + ", " + String.join(", ", objectProtocols) + ")");
-            }
-            int threads = o.intValue("threads", 2, 1, MAX_THREADS);
-            double duration = o.doubleValue("duration", 10, 0.001, 1e7, false);
-            double warmup = o.doubleValue("warmup", 2, 0, 1e7, false);
-            seed = o.has("seed") ? o.longValue("seed", 0, Long.MIN_VALUE + 1, Long.MAX_VALUE)
-                    : new SplittableRandom().nextLong();
             json = o.has("json") ? jsonPath(o.string("json", "")) : null;
-            boolean noCc = protocol.equals(NoneProtocol.NAME);
-            if (noCc && threads != 1) {
-                throw new UsageException("protocol 'none' has no concurrency control and runs one thread only;"
-                        + " use --threads 1 (it is the single-thread baseline for the cost of concurrency control)");
-            }
-            // Without concurrency control, loading must be single-threaded too.
-            int warmupThreads = o.intValue("warmup-threads", threads, 1, threads);
-            settings = new Runner.Settings(threads, seconds(warmup), seconds(duration),
-                    noCc ? 1 : Math.max(1, Runtime.getRuntime().availableProcessors()), o.has("interrupt"),
-                    warmupThreads);
-            stm = store(protocol, o.has("options") ? o.string("options", "") : "", objectProtocols);
-            workload = command.create(o, stm, seed);
+            WorkloadSetup setup = WorkloadSetup.create(command, o);
+            stm = setup.stm();
+            workload = setup.workload();
+            settings = setup.settings();
+            seed = setup.seed();
         } catch (UsageException e) {
             return usageError(err, who, e.getMessage());
         }
@@ -223,10 +145,6 @@ public final class Main {
             throw new UsageException("--json: directory '" + dir + "' does not exist");
         }
         return p;
-    }
-
-    private static long seconds(double s) {
-        return Math.round(s * TimeUnit.SECONDS.toNanos(1));
     }
 
     private static int usageError(PrintStream err, String who, String message) {

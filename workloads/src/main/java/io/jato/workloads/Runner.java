@@ -15,8 +15,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
@@ -119,7 +117,7 @@ public final class Runner {
             throw new IllegalStateException("a Runner runs once");
         }
         long loadStart = System.nanoTime();
-        workload.load(new ParallelLoader());
+        workload.load(new ParallelLoader(settings.loadThreads(), progress));
         long loadNanos = System.nanoTime() - loadStart;
         // Collect the loading's garbage and promote the table now, not during the measured run.
         long loadedHeap = heapUsedAfterGc();
@@ -355,71 +353,6 @@ public final class Runner {
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Loads in chunks handed out by a shared cursor (loading is not measured: sharing is fine). */
-    private final class ParallelLoader implements Workload.Loader {
-        @Override
-        public int threads() {
-            return settings.loadThreads();
-        }
-
-        @Override
-        public void parallelFor(String what, int count, Workload.RangeBody body) {
-            int n = settings.loadThreads();
-            int chunk = Math.max(1, Math.min(16_384, count / (n * 8)));
-            AtomicInteger cursor = new AtomicInteger();
-            AtomicLong completed = new AtomicLong();
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            Thread[] threads = new Thread[n];
-            for (int i = 0; i < n; i++) {
-                threads[i] = new Thread(() -> {
-                    try {
-                        for (;;) {
-                            int from = cursor.getAndAdd(chunk);
-                            if (from >= count || from < 0 || failure.get() != null) {
-                                return;
-                            }
-                            int to = Math.min(count, from + chunk);
-                            body.run(from, to);
-                            completed.addAndGet(to - from);
-                        }
-                    } catch (Throwable t) {
-                        failure.compareAndSet(null, t);
-                    }
-                }, "jato-loader-" + i);
-                threads[i].setDaemon(true);
-                threads[i].start();
-            }
-            long start = System.nanoTime();
-            long nextTick = start + SECOND;
-            for (Thread t : threads) {
-                while (t.isAlive()) {
-                    long now = System.nanoTime();
-                    if (now - nextTick >= 0) {
-                        long c = completed.get();
-                        progress.printf("%7.1fs  load    %,d / %,d %s (%.0f%%)%n", (now - start) / 1e9, c, (long) count,
-                                what, 100.0 * c / Math.max(1, count));
-                        nextTick += SECOND;
-                        if (now - nextTick >= 0) {
-                            nextTick = now + SECOND;
-                        }
-                    }
-                    long wait = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextTick - now));
-                    try {
-                        t.join(Math.min(wait, 50));
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        failure.compareAndSet(null, e);
-                    }
-                }
-            }
-            Throwable t = failure.get();
-            if (t != null) {
-                throw new RunFailure("loading " + what + " failed", t);
-            }
-            progress.printf("%7.1fs  loaded  %,d %s%n", (System.nanoTime() - start) / 1e9, (long) count, what);
         }
     }
 }

@@ -43,6 +43,10 @@ public final class TpccCommand implements WorkloadCommand {
                 A worker serves one warehouse (or several, when there are more warehouses than
                 threads). Each warehouse needs about 300 MB of heap.
 
+                Mix (--mix): standard, or one transaction type alone (new-order, payment,
+                order-status, delivery, stock-level), each run by the worker that draws it; the
+                consistency conditions are checked the same way after every mix.
+
                 Order ids (--order-ids): fast = Silo's fast order id, a per-district counter
                 outside the transaction, so new-orders of one district do not conflict on
                 D_NEXT_O_ID (ids of rolled-back new-orders become gaps, which the checks of
@@ -63,6 +67,8 @@ public final class TpccCommand implements WorkloadCommand {
                 Option.valued("warehouses", "W", "number of warehouses (default 1)"),
                 Option.valued("mode", "MODE", "base, ts, cu or cu+ts (default cu+ts)"),
                 Option.valued("order-ids", "POLICY", "fast or strict (default fast)"),
+                Option.valued("mix", "MIX", "standard, or one type alone: " + String.join(", ",
+                        TpccMix.cliNames().subList(1, TpccMix.cliNames().size())) + " (default standard)"),
                 Option.valued("table-protocols", "TABLE=PROTOCOL,...", "bind tables (maps and rows) to other"
                         + " serializable protocols, e.g. stock=tictoc (default: all on --protocol); tables: "
                         + TpccTables.tableNames()));
@@ -133,6 +139,7 @@ public final class TpccCommand implements WorkloadCommand {
             }
         }
         int threads = o.intValue("threads", 2, 1, Integer.MAX_VALUE);
-        return new TpccWorkload(stm, warehouses, mode, policy, tables, threads, seed);
+        TpccMix.Type only = TpccMix.byCliName(o.choice("mix", TpccMix.STANDARD, TpccMix.cliNames()));
+        return new TpccWorkload(stm, warehouses, mode, policy, tables, only, threads, seed);
     }
 }

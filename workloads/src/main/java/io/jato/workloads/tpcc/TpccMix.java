@@ -1,5 +1,8 @@
 package io.jato.workloads.tpcc;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
@@ -12,8 +15,16 @@ import java.util.SplittableRandom;
 final class TpccMix {
     /** The five transaction types, in the order of clause 2. */
     enum Type {
-        NEW_ORDER, PAYMENT, ORDER_STATUS, DELIVERY, STOCK_LEVEL
+        NEW_ORDER, PAYMENT, ORDER_STATUS, DELIVERY, STOCK_LEVEL;
+
+        /** @return the name on the command line and in reports: {@code new-order}, ... */
+        String cliName() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
     }
+
+    /** The name of the standard mix on the command line ({@code --mix}). */
+    static final String STANDARD = "standard";
 
     private static final Type[] TYPES = Type.values();
     /** Cumulative percentages in {@link Type} order. */
@@ -23,6 +34,29 @@ final class TpccMix {
 
     TpccMix(SplittableRandom random) {
         this.random = random;
+    }
+
+    /** @return {@link #STANDARD} and the five types' names: what {@code --mix} accepts */
+    static List<String> cliNames() {
+        List<String> names = new ArrayList<>();
+        names.add(STANDARD);
+        for (Type t : TYPES) {
+            names.add(t.cliName());
+        }
+        return names;
+    }
+
+    /** @return the type named {@code cliName}, or null for {@link #STANDARD} */
+    static Type byCliName(String cliName) {
+        for (Type t : TYPES) {
+            if (t.cliName().equals(cliName)) {
+                return t;
+            }
+        }
+        if (STANDARD.equals(cliName)) {
+            return null;
+        }
+        throw new IllegalArgumentException("unknown TPC-C mix '" + cliName + "'; known: " + String.join(", ", cliNames()));
     }
 
     /** @return the next transaction type of the standard mix */

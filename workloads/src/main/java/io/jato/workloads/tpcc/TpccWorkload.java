@@ -29,13 +29,15 @@ public final class TpccWorkload implements Workload {
     private static final int TYPES = TpccMix.Type.values().length;
     /** The types' names as reported ({@code new-order}, ...), in {@link TpccMix.Type} order. */
     private static final List<String> TYPE_NAMES = Arrays.stream(TpccMix.Type.values())
-            .map(t -> t.name().toLowerCase(Locale.ROOT).replace('_', '-')).toList();
+            .map(TpccMix.Type::cliName).toList();
 
     private final TpccDatabase db;
     private final TpccMode mode;
     private final int threads;
     private final long seed;
     private final AtomicIntegerArray queuedDeliveries;
+    /** The one type every worker runs, or null for the standard mix (with deferred delivery). */
+    private final TpccMix.Type only;
     private final List<TpccWorker> workers = new ArrayList<>();
 
     /**
@@ -48,17 +50,19 @@ public final class TpccWorkload implements Workload {
 
     /** As {@link #TpccWorkload(Stm, int, TpccMode, int, long)}, with new-order's O_ID as {@code orderIds} says. */
     TpccWorkload(Stm stm, int warehouses, TpccMode mode, TpccOrderIds.Policy orderIds, int threads, long seed) {
-        this(stm, warehouses, mode, orderIds, TpccTables.DEFAULT, threads, seed);
+        this(stm, warehouses, mode, orderIds, TpccTables.DEFAULT, null, threads, seed);
     }
 
     /**
      * As {@link #TpccWorkload(Stm, int, TpccMode, TpccOrderIds.Policy, int, long)}, with the tables
-     * bound to protocols as {@code tables} says.
+     * bound to protocols as {@code tables} says, running only transactions of type {@code only} (null:
+     * the standard mix). A single type runs without the mix's deferral: a delivery is executed by the
+     * worker that draws it, for its home warehouse, as any other type is.
      *
      * @throws IllegalArgumentException if {@code stm} was not built with a protocol {@code tables} names
      */
     TpccWorkload(Stm stm, int warehouses, TpccMode mode, TpccOrderIds.Policy orderIds, TpccTables tables,
-                 int threads, long seed) {
+                 TpccMix.Type only, int threads, long seed) {
         this.mode = Objects.requireNonNull(mode, "mode");
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be >= 1, got " + threads);
@@ -67,6 +71,7 @@ public final class TpccWorkload implements Workload {
         this.threads = threads;
         this.seed = seed;
         this.queuedDeliveries = new AtomicIntegerArray(warehouses + 1);
+        this.only = only;
     }
 
     @Override
@@ -80,6 +85,7 @@ public final class TpccWorkload implements Workload {
         m.put("warehouses", db.warehouses());
         m.put("mode", mode.cliName());
         m.put("order_ids", db.orderIds.policy().cliName());
+        m.put("mix", only == null ? TpccMix.STANDARD : only.cliName());
         return m;
     }
 
@@ -200,6 +206,16 @@ public final class TpccWorkload implements Workload {
             }
             TpccTransactions t = terminals[next];
             next = next + 1 == terminals.length ? 0 : next + 1;
+            if (only != null) {
+                lastType = only.ordinal();
+                boolean ok = t.run(only);
+                if (ok) {
+                    committed[lastType]++;
+                } else {
+                    rollbacks++;
+                }
+                return ok;
+            }
             TpccMix.Type type = t.nextType();
             while (type == TpccMix.Type.DELIVERY) {
                 queuedDeliveries.incrementAndGet(t.homeWarehouse());
