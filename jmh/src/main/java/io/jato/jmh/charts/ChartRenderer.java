@@ -1,0 +1,141 @@
+package io.jato.jmh.charts;
+
+import java.awt.Color;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.BitmapEncoder.BitmapFormat;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries.XYSeriesRenderStyle;
+import org.knowm.xchart.style.Styler.LegendLayout;
+import org.knowm.xchart.style.Styler.LegendPosition;
+import org.knowm.xchart.style.XYStyler;
+
+/**
+ * Draws a group's two scaling charts with XChart and writes them as {@value #WIDTH}x{@value
+ * #HEIGHT} PNG files: a title naming the benchmark and its params, the thread counts on the x
+ * axis, the value with its unit on the y axis (from zero, so that small differences do not look
+ * large), one line per series and a legend below the plot. Needs no display ({@link ScalingCharts}
+ * sets {@code java.awt.headless}).
+ */
+final class ChartRenderer {
+    static final int WIDTH = 800;
+    static final int HEIGHT = 500;
+
+    private ChartRenderer() {
+    }
+
+    /** Throughput (the primary score) against threads, with JMH's error margins as error bars. */
+    static void throughput(ScalingGroup group, Path png) throws IOException {
+        String what = modeLabel(group.mode());
+        XYChart chart = chart(group, capitalized(what) + " of " + group.title(),
+                what + " (" + group.scoreUnit() + ")", Formats::number);
+        for (ScalingGroup.Series s : group.series()) {
+            List<JmhResult> points = new ArrayList<>(s.points().values());
+            double[] errors = values(points, r -> Double.isFinite(r.scoreError()) ? r.scoreError() : 0);
+            boolean anyError = false;
+            for (double e : errors) {
+                anyError |= e != 0;
+            }
+            // XChart draws error bars for a series only when given some; a run with one fork and
+            // one iteration has no error margin at all, and zero-length bars would only be noise.
+            chart.addSeries(s.label(group.benchmark()), positions(group, s), values(points, JmhResult::score),
+                    anyError ? errors : null);
+        }
+        write(chart, png);
+    }
+
+    /** Abort rate in percent against threads; points without abort counters are left out. */
+    static void abortRate(ScalingGroup group, Path png) throws IOException {
+        XYChart chart = chart(group, "Abort rate of " + group.title(), "abort rate (%)",
+                v -> Formats.number(v) + "%");
+        double highest = 0;
+        for (ScalingGroup.Series s : group.series()) {
+            List<Double> x = new ArrayList<>();
+            List<Double> y = new ArrayList<>();
+            for (Map.Entry<Integer, JmhResult> p : s.points().entrySet()) {
+                double rate = p.getValue().abortRatePercent();
+                if (!Double.isNaN(rate)) {
+                    x.add((double) position(group, p.getKey()));
+                    y.add(rate);
+                }
+            }
+            if (!x.isEmpty()) {
+                chart.addSeries(s.label(group.benchmark()), x, y);
+                highest = Math.max(highest, y.stream().mapToDouble(Double::doubleValue).max().orElse(0));
+            }
+        }
+        // No aborts anywhere would leave a 0..0 axis that XChart draws as one line mid-plot; a
+        // 0..1% axis shows the zeros as zeros, on the floor.
+        if (highest == 0) {
+            chart.getStyler().setYAxisMax(1.0);
+        }
+        write(chart, png);
+    }
+
+    private static XYChart chart(ScalingGroup group, String title, String yTitle, Function<Double, String> yLabels) {
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+                .xAxisTitle("threads").yAxisTitle(yTitle).build();
+        XYStyler style = chart.getStyler();
+        style.setDefaultSeriesRenderStyle(XYSeriesRenderStyle.Line);
+        style.setLegendPosition(LegendPosition.OutsideS);
+        style.setLegendLayout(LegendLayout.Horizontal);
+        style.setChartBackgroundColor(Color.WHITE);
+        style.setPlotBackgroundColor(Color.WHITE);
+        style.setPlotBorderVisible(false);
+        style.setErrorBarsColorSeriesColor(true);
+        style.setYAxisMin(0.0);
+        style.setyAxisTickLabelsFormattingFunction(yLabels);
+        // The x axis is categorical: thread count i of the group sits at x = i, so 1, 2, 4, ... 64
+        // are evenly spaced (log2-like for the usual powers of two) and any set of counts labels
+        // cleanly. XChart puts ticks on the data's x values when they are evenly spaced, as here;
+        // a tick between two counts (should it make one) gets no label.
+        List<Integer> threads = new ArrayList<>(group.threadCounts());
+        style.setxAxisTickLabelsFormattingFunction(x -> {
+            long i = Math.round(x);
+            return Math.abs(x - i) < 1e-9 && i >= 0 && i < threads.size() ? Integer.toString(threads.get((int) i)) : "";
+        });
+        return chart;
+    }
+
+    private static double[] positions(ScalingGroup group, ScalingGroup.Series s) {
+        return s.points().keySet().stream().mapToDouble(t -> position(group, t)).toArray();
+    }
+
+    private static int position(ScalingGroup group, int threads) {
+        return group.threadCounts().headSet(threads).size();
+    }
+
+    private static double[] values(List<JmhResult> points, ToDoubleFunction<JmhResult> value) {
+        return points.stream().mapToDouble(value).toArray();
+    }
+
+    /** What JMH's mode measures, for the y axis: the unit alone (ops/s, ns/op) does not say it. */
+    private static String modeLabel(String mode) {
+        return switch (mode) {
+            case "thrpt" -> "throughput";
+            case "avgt" -> "average time";
+            case "sample" -> "sampled time";
+            case "ss" -> "single-shot time";
+            default -> mode;
+        };
+    }
+
+    private static String capitalized(String text) {
+        return text.isEmpty() ? text : Character.toUpperCase(text.charAt(0)) + text.substring(1);
+    }
+
+    private static void write(XYChart chart, Path png) throws IOException {
+        try (OutputStream out = Files.newOutputStream(png)) {
+            BitmapEncoder.saveBitmap(chart, out, BitmapFormat.PNG);
+        }
+    }
+}
