@@ -24,6 +24,7 @@ warehouses="threads"
 ycsb_workloads="txn16-high,txn16-medium"
 records="1000000"
 jvm_args=""
+extra_cp=""
 charts=1
 # JMH iteration settings: warm-up iterations x seconds, measurement iterations x seconds, forks.
 wi=3; w=5; mi=5; m=5; forks=1
@@ -49,6 +50,8 @@ Options:
   --ycsb-workloads LIST txn16-high, txn16-medium, a, b (default txn16-high,txn16-medium)
   --records N           YCSB table size (default 1000000)
   --jvm-args "..."      extra flags for the benchmark JVMs (e.g. "-Xmx64g -XX:+UseNUMA")
+  --extra-cp PATH       jars to add to the class path, e.g. your own protocol's (found by
+                        ServiceLoader; name it in --protocols)
   --quick               1 warm-up and 2 measured iterations of 3 s (default 3 x 5 s and 5 x 5 s)
   --forks N             JMH forks per point (default 1)
   --no-charts           write the JSON files only (render later with ScalingCharts)
@@ -77,6 +80,7 @@ while [[ $# -gt 0 ]]; do
         --ycsb-workloads) ycsb_workloads="${2:?--ycsb-workloads needs a list}"; shift 2 ;;
         --records) records="${2:?--records needs a number}"; shift 2 ;;
         --jvm-args) jvm_args="${2?--jvm-args needs flags}"; shift 2 ;;
+        --extra-cp) extra_cp="${2:?--extra-cp needs a path}"; shift 2 ;;
         --quick) wi=1; w=3; mi=2; m=3; shift ;;
         --forks) forks="${2:?--forks needs a number}"; shift 2 ;;
         --no-charts) charts=0; shift ;;
@@ -98,6 +102,8 @@ if [[ ! -f "$jar" ]]; then
     (cd "$here/.." && mvn -B -q -Dmaven.test.skip=true -Dmaven.source.skip=true -Dmaven.javadoc.skip=true \
         package -pl jmh -am) || die "the build failed"
 fi
+
+jar="$(cd "$(dirname "$jar")" && pwd)/$(basename "$jar")"
 
 cores="$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)"
 if [[ -z "$threads" ]]; then
@@ -125,6 +131,7 @@ mkdir -p "$out"
 } > "$out/machine.txt"
 cat "$out/machine.txt" >&2
 
+failed=()
 for bench in ${benchmarks//,/ }; do
     case "$bench" in
         TpccBenchmark) params=(-p "mode=$tpcc_modes" -p "mix=$tpcc_mix" -p "warehouses=$warehouses") ;;
@@ -135,20 +142,27 @@ for bench in ${benchmarks//,/ }; do
         name="$bench-t$t"
         echo "sweep: $name ($(date -u +%H:%M:%S))" >&2
         jmh_args=("^io\.jato\.jmh\.workloads\.$bench\." -t "$t" -p "protocol=$protocols" "${params[@]}"
-                  -wi "$wi" -w "${w}s" -i "$mi" -r "${m}s" -f "$forks" -foe true
+                  -wi "$wi" -w "${w}s" -i "$mi" -r "${m}s" -f "$forks"
                   -rf json -rff "$out/$name.json" -o "$out/$name.log")
         if [[ -n "$jvm_args" ]]; then
             jmh_args+=(-jvmArgsAppend "$jvm_args")
         fi
-        if ! "$java_bin" -jar "$jar" "${jmh_args[@]}"; then
-            echo "sweep: $name FAILED (see $out/$name.log)" >&2
-            exit 1
+        # A configuration whose check fails after its trial (a protocol that broke an invariant)
+        # gets no score: JMH reports the error and goes on with the next one; listed at the end.
+        if ! "$java_bin" -cp "$jar${extra_cp:+:$extra_cp}" org.openjdk.jmh.Main "${jmh_args[@]}" || grep -q -F '<failure>' "$out/$name.log"; then
+            failed+=("$name")
+            echo "sweep: $name had a failure (see $out/$name.log)" >&2
         fi
         grep -E '^(Benchmark|[A-Za-z]+Benchmark\.transaction )' "$out/$name.log" >&2 || true
     done
 done
 
 if (( charts )); then
-    "$java_bin" -Djava.awt.headless=true -cp "$jar" io.jato.jmh.charts.ScalingCharts "$out" "$out"/*.json
+    # Relative input names, so the summary reads the same wherever the folder is moved.
+    (cd "$out" && "$java_bin" -Djava.awt.headless=true -cp "$jar" io.jato.jmh.charts.ScalingCharts . ./*.json)
     echo "sweep: charts and summary in $out/summary.md" >&2
+fi
+if (( ${#failed[@]} )); then
+    echo "sweep: failures (no score for the configurations that failed): ${failed[*]}" >&2
+    exit 1
 fi

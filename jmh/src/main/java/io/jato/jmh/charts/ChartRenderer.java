@@ -1,6 +1,7 @@
 package io.jato.jmh.charts;
 
 import java.awt.Color;
+import java.awt.Font;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -36,7 +37,7 @@ final class ChartRenderer {
     /** Throughput (the primary score) against threads, with JMH's error margins as error bars. */
     static void throughput(ScalingGroup group, Path png) throws IOException {
         String what = modeLabel(group.mode());
-        XYChart chart = chart(group, capitalized(what) + " of " + group.title(),
+        XYChart chart = chart(group, capitalized(what) + " of " + group.chartTitle(),
                 what + " (" + group.scoreUnit() + ")", Formats::number);
         for (ScalingGroup.Series s : group.series()) {
             List<JmhResult> points = new ArrayList<>(s.points().values());
@@ -55,7 +56,7 @@ final class ChartRenderer {
 
     /** Abort rate in percent against threads; points without abort counters are left out. */
     static void abortRate(ScalingGroup group, Path png) throws IOException {
-        XYChart chart = chart(group, "Abort rate of " + group.title(), "abort rate (%)",
+        XYChart chart = chart(group, "Abort rate of " + group.chartTitle(), "abort rate (%)",
                 v -> Formats.number(v) + "%");
         double highest = 0;
         for (ScalingGroup.Series s : group.series()) {
@@ -85,6 +86,11 @@ final class ChartRenderer {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .xAxisTitle("threads").yAxisTitle(yTitle).build();
         XYStyler style = chart.getStyler();
+        // XChart neither wraps nor shrinks a title: one that is wider than the chart loses both
+        // ends. A bold sans-serif character is at most about 0.65 of the font size wide, so the size is
+        // chosen to fit the width, between 9 and 14 points.
+        int titleSize = (int) Math.max(9, Math.min(14, (WIDTH - 40) / (0.65 * title.length())));
+        style.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, titleSize));
         style.setDefaultSeriesRenderStyle(XYSeriesRenderStyle.Line);
         style.setLegendPosition(LegendPosition.OutsideS);
         style.setLegendLayout(LegendLayout.Horizontal);

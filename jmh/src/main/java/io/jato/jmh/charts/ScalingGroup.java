@@ -91,6 +91,20 @@ record ScalingGroup(
         return t.toString();
     }
 
+    /**
+     * The group's name on a chart, where width is short: as {@link #title} without the params whose
+     * value is {@code default} (the benchmark's own choice; the summary's heading lists them all).
+     */
+    String chartTitle() {
+        StringBuilder t = new StringBuilder(shortName()).append(" (").append(mode).append(')');
+        for (Map.Entry<String, String> p : params.entrySet()) {
+            if (!"default".equals(p.getValue())) {
+                t.append(", ").append(p.getKey()).append('=').append(p.getValue());
+            }
+        }
+        return t.toString();
+    }
+
     /** Every thread count any series has, ascending: the x axis and the table's columns. */
     SortedSet<Integer> threadCounts() {
         SortedSet<Integer> threads = new TreeSet<>();
