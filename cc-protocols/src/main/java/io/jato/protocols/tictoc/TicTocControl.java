@@ -118,7 +118,6 @@ public final class TicTocControl extends ConcurrencyControl {
         return isolation;
     }
 
-    /** Orders by commit timestamps: a larger one than proposed is validated at and installed with. */
     /**
      * Serializable and snapshot isolation validate every read at one timestamp (the commit's, or
      * the snapshot's); repeatable read validates none and serves repeats from the entry.
@@ -128,6 +127,7 @@ public final class TicTocControl extends ConcurrencyControl {
         return isolation != Isolation.REPEATABLE_READ;
     }
 
+    /** Orders by commit timestamps: a larger one than proposed is validated at and installed with. */
     @Override
     public boolean ordersByTimestamp() {
         return true;
