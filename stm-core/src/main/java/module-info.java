@@ -7,6 +7,9 @@ module io.jato.stm {
     exports io.jato.stm;
     exports io.jato.stm.spi;
 
+    // JFR events (internal.jfr): optional, a runtime image without jdk.jfr runs without them.
+    requires static jdk.jfr;
+
     uses io.jato.stm.spi.Protocol;
 
     provides io.jato.stm.spi.Protocol with io.jato.stm.internal.occ.OccProtocol;

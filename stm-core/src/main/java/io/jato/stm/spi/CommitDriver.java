@@ -3,6 +3,7 @@ package io.jato.stm.spi;
 import io.jato.stm.AbortCause;
 import io.jato.stm.RollbackSignal;
 import io.jato.stm.internal.Tunables;
+import io.jato.stm.internal.jfr.Events;
 
 /*
  * The commit driver: the same phases for every protocol (see ConcurrencyControl). Lock the write
@@ -206,6 +207,8 @@ final class CommitDriver extends ThreadPadding {
      */
     void endAttempt(AbortCause cause, Throwable primary) {
         counters.aborted(cause);
+        // Never throws (an event that cannot be recorded is dropped), so the release below runs.
+        Events.abort(txn.storeName(), cc.name(), txn.type, cause, txn.attempt + 1);
         Throwable bug = releaseLocks(null);
         if (primary != null) {
             addSuppressed(primary, bug);

@@ -6,6 +6,7 @@ import io.jato.stm.TxnFunction;
 import io.jato.stm.TxnRunnable;
 import io.jato.stm.TxnType;
 import io.jato.stm.internal.Backoff;
+import io.jato.stm.internal.jfr.Events;
 
 /*
  * The retry loop. Run the body, then commit. Conflicts found while the body runs unwind it with
@@ -18,6 +19,13 @@ import io.jato.stm.internal.Backoff;
 
 /** Runs the transactions of one {@link TxnContext}: attempts, retries, backoff. Owner thread only. */
 final class RetryLoop {
+    /** How a transaction ended, as its JFR event says ({@code internal.jfr.TransactionEvent}). */
+    private static final String OUTCOME_COMMITTED = "committed";
+    private static final String OUTCOME_USER_ABORT = "user-abort";
+    private static final String OUTCOME_GAVE_UP = "gave-up";
+    /** The body's exception, or an internal failure: the throwable the caller receives. */
+    private static final String OUTCOME_EXCEPTION = "exception";
+
     private final TxnContext txn;
     private final CommitDriver driver;
     private final TxnCounters counters;
@@ -50,6 +58,12 @@ final class RetryLoop {
         if (txn.status != TxnContext.IDLE) {
             return joinNested(fn, body, declaredReadOnly);
         }
+        // JFR (internal.jfr.Events): null unless a recording wants transaction events; the outcome
+        // and attempts are what the event reports when the transaction ends, however it ends.
+        Object event = Events.beginTransaction();
+        String outcome = OUTCOME_EXCEPTION;
+        int attempts = 0;
+        long firstAbortNanos = 0;
         try {
             // Inside the try: the first transaction of a type on this thread allocates its
             // statistics row, and an OutOfMemoryError there must not leave the thread marked running.
@@ -65,6 +79,7 @@ final class RetryLoop {
             for (int a = 0;; a++) {
                 T result = null;
                 AbortCause cause;
+                attempts = a + 1;
                 try {
                     begin(declaredReadOnly, a);
                     if (fn != null) {
@@ -80,23 +95,37 @@ final class RetryLoop {
                 if (cause == null) {
                     cause = driver.commit();
                     if (cause == null) {
+                        outcome = OUTCOME_COMMITTED;
                         return result;
                     }
                 } else {
                     driver.endAttempt(cause, null);
                     if (cause == AbortCause.USER_ABORT) {
+                        outcome = OUTCOME_USER_ABORT;
                         throw new TxnAbortedException("transaction aborted by the user", cause, a + 1);
                     }
                 }
                 if (a + 1 >= maxAttempts) {
+                    outcome = OUTCOME_GAVE_UP;
                     throw new TxnAbortedException("transaction gave up after " + (a + 1) + " attempts; last abort: "
                             + cause, cause, a + 1);
+                }
+                // Off the commit path: only a transaction that aborted reads the clock, once.
+                if (a == 0) {
+                    firstAbortNanos = System.nanoTime();
+                } else if (Events.isStarvationMark(a + 1)) {
+                    Events.starving(txn.storeName(), txn.cc().name(), txn.type, a + 1, cause,
+                            System.nanoTime() - firstAbortNanos);
                 }
                 backoff.pause(a);
             }
         } finally {
             thread.busy = false;
             backoff.restoreInterrupt();
+            if (event != null) {
+                Events.endTransaction(event, txn.storeName(), txn.cc().name(), txn.type, attempts, outcome,
+                        declaredReadOnly);
+            }
         }
     }
 
@@ -126,6 +155,7 @@ final class RetryLoop {
         if (txn.status == TxnContext.IDLE) {
             // The protocol's begin threw: by contract it holds nothing, so there is nothing to finish.
             counters.aborted(AbortCause.INTERNAL_FAILURE);
+            Events.abort(txn.storeName(), txn.cc().name(), txn.type, AbortCause.INTERNAL_FAILURE, txn.attempt + 1);
             try {
                 txn.clear();
             } catch (Throwable bug) {
