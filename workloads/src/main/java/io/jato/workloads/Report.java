@@ -3,13 +3,19 @@ package io.jato.workloads;
 import io.jato.stm.AbortCause;
 import io.jato.stm.StmStatistics;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Formats a {@link RunResult}: the human-readable summary and the JSON document with the same
@@ -152,7 +158,74 @@ public final class Report {
 
         m.put("java_version", System.getProperty("java.version"));
         m.put("available_processors", Runtime.getRuntime().availableProcessors());
+
+        // What produced the run, so that a result file alone says where it came from.
+        m.put("started_at", r.startedAt() == null ? null : r.startedAt().toString());
+        m.put("git_commit", System.getProperty(GIT_COMMIT_PROPERTY));
+        Map<String, Object> jvm = new LinkedHashMap<>();
+        jvm.put("version", System.getProperty("java.version"));
+        jvm.put("vendor", System.getProperty("java.vendor"));
+        jvm.put("vm", System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"));
+        jvm.put("flags", ManagementFactory.getRuntimeMXBean().getInputArguments());
+        m.put("jvm", jvm);
+        Map<String, Object> machine = new LinkedHashMap<>();
+        machine.put("cpu_model", cpuModel());
+        machine.put("available_processors", Runtime.getRuntime().availableProcessors());
+        machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                + System.getProperty("os.arch"));
+        m.put("machine", machine);
+
+        List<Object> series = new ArrayList<>();
+        for (RunResult.Second sec : r.series()) {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("t_s", sec.atSeconds());
+            e.put("phase", sec.measured() ? "measure" : "warmup");
+            e.put("throughput_txn_per_s", sec.throughput());
+            e.put("abort_rate", sec.statistics().abortRate());
+            Map<String, Object> causes = new LinkedHashMap<>();
+            sec.statistics().abortsByCause().forEach((c, n) -> causes.put(c.name(), n));
+            e.put("aborts_by_cause", causes);
+            series.add(e);
+        }
+        m.put("series", series);
+        m.put("latency_distribution_us", distributionJson(r.latency()));
         return Json.write(m);
+    }
+
+    /**
+     * The system property the {@code jato} script sets to the repository's commit ({@code git
+     * describe}-style, with {@code -dirty} for uncommitted changes); absent, the JSON says null.
+     */
+    public static final String GIT_COMMIT_PROPERTY = "jato.git.commit";
+
+    /** @return the CPU's model name as Linux reports it, or the architecture elsewhere */
+    private static String cpuModel() {
+        try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+            return lines.filter(l -> l.startsWith("model name")).map(l -> l.substring(l.indexOf(':') + 1).trim())
+                    .findFirst().orElse(System.getProperty("os.arch"));
+        } catch (IOException | RuntimeException e) {
+            return System.getProperty("os.arch");
+        }
+    }
+
+    /**
+     * HdrHistogram's percentile distribution of the committed-transaction latency (what its
+     * {@code outputPercentileDistribution} prints, 5 steps per halving of the remaining tail): a
+     * latency-percentile curve can be drawn from it.
+     */
+    private static List<Object> distributionJson(Histogram h) {
+        List<Object> points = new ArrayList<>();
+        if (h.getTotalCount() == 0) {
+            return points;
+        }
+        for (HistogramIterationValue v : h.percentiles(5)) {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("percentile", v.getPercentileLevelIteratedTo());
+            p.put("value_us", v.getValueIteratedTo() / 1e3);
+            p.put("count", v.getTotalCountToThisValue());
+            points.add(p);
+        }
+        return points;
     }
 
     private static Map<String, Object> statisticsJson(StmStatistics st) {

@@ -3,6 +3,7 @@ package io.jato.workloads;
 import io.jato.stm.StmStatistics;
 import org.HdrHistogram.Histogram;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -31,16 +32,41 @@ import java.util.Map;
  * @param protocols       every protocol of the store, the default ({@code protocol}) first
  * @param objectProtocols what the workload bound to the store's other protocols: objects (e.g.
  *                        tables) to protocol names, in display order; empty for a store of one protocol
+ * @param series          one entry per second of the run, warm-up included, in order (what the
+ *                        progress lines show); empty if the run was shorter than a second
+ * @param startedAt       when the workers started (wall clock), or null if not recorded
  */
 public record RunResult(String workload, Map<String, Object> parameters, String protocol, int threads, long seed,
                         long loadNanos, long warmupNanos, long measuredNanos, long commits, long rolledBack,
                         StmStatistics statistics, Histogram latency, List<TypeResult> perType, CheckResult check,
-                        Heap heap, List<String> protocols, Map<String, String> objectProtocols) {
+                        Heap heap, List<String> protocols, Map<String, String> objectProtocols,
+                        List<Second> series, Instant startedAt) {
 
     public RunResult {
         perType = List.copyOf(perType);
         protocols = List.copyOf(protocols);
         objectProtocols = Collections.unmodifiableMap(new LinkedHashMap<>(objectProtocols));
+        series = List.copyOf(series);
+    }
+
+    /** As the canonical constructor, without a per-second series or start time. */
+    public RunResult(String workload, Map<String, Object> parameters, String protocol, int threads, long seed,
+                     long loadNanos, long warmupNanos, long measuredNanos, long commits, long rolledBack,
+                     StmStatistics statistics, Histogram latency, List<TypeResult> perType, CheckResult check,
+                     Heap heap, List<String> protocols, Map<String, String> objectProtocols) {
+        this(workload, parameters, protocol, threads, seed, loadNanos, warmupNanos, measuredNanos, commits, rolledBack,
+                statistics, latency, perType, check, heap, protocols, objectProtocols, List.of(), null);
+    }
+
+    /**
+     * One second of a run, as its progress line shows it.
+     *
+     * @param atSeconds  seconds since the workers started, at the end of this second
+     * @param measured   false during the warm-up
+     * @param throughput transactions the workers finished per second over it
+     * @param statistics the store's counters over it (aborts by cause, abort rate)
+     */
+    public record Second(double atSeconds, boolean measured, double throughput, StmStatistics statistics) {
     }
 
     /** A run on a store of the one protocol {@code protocol}. */

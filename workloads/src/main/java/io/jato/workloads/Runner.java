@@ -8,6 +8,7 @@ import org.HdrHistogram.Histogram;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -139,6 +140,8 @@ public final class Runner {
         awaitUninterruptibly(ready);
 
         long start = System.nanoTime();
+        Instant startedAt = Instant.now();
+        List<RunResult.Second> series = new ArrayList<>();
         StmStatistics before = null;
         long measureStart = 0;
         long measureEnd;
@@ -169,9 +172,10 @@ public final class Runner {
                 }
                 StmStatistics st = stm.statistics();
                 StmStatistics d = st.minus(lastStats);
+                double throughput = (done - lastDone) * 1e9 / (now - lastTick);
                 progress.printf("%7.1fs  %-7s %,14.0f txn/s   abort rate %6.2f%%%n", (now - start) / 1e9,
-                        phase == WARMUP ? "warm-up" : "run", (done - lastDone) * 1e9 / (now - lastTick),
-                        100 * d.abortRate());
+                        phase == WARMUP ? "warm-up" : "run", throughput, 100 * d.abortRate());
+                series.add(new RunResult.Second((now - start) / 1e9, phase != WARMUP, throughput, d));
                 lastDone = done;
                 lastStats = st;
                 lastTick = now;
@@ -237,7 +241,7 @@ public final class Runner {
         return new RunResult(workload.name(), parameters, stm.protocol(), n, seed, loadNanos,
                 measureStart - start, measureEnd - measureStart, commits, rolledBack, after.minus(before), latency,
                 perType, check, heap, stm.protocols(),
-                stm.protocols().size() > 1 ? workload.objectProtocols() : Map.of());
+                stm.protocols().size() > 1 ? workload.objectProtocols() : Map.of(), series, startedAt);
     }
 
     private static List<RunResult.TypeResult> mergeTypes(List<String> types, WorkerStats[] stats) {
