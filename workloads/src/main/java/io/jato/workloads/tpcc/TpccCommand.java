@@ -10,11 +10,29 @@ import io.jato.workloads.none.NoneProtocol;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** The {@code tpcc} subcommand: validates its options and creates a {@link TpccWorkload}. */
 public final class TpccCommand implements WorkloadCommand {
-    /** Warehouses are limited by the key layout (12 bits) and, in practice, by heap (~300 MB each). */
+    /** Warehouses are limited by the key layout (12 bits) and, in practice, by heap (about 256 MiB each). */
     public static final int MAX_WAREHOUSES = 4095;
+    /*
+     * The heap check. Measured (cu+ts, the default mode; base needs less) as the live heap after
+     * loading and a full GC: 254, 475, 913, 1,789 and 4,397 MiB for 1, 2, 4, 8 and 20 warehouses,
+     * i.e. about 218 MiB per warehouse plus 35 MiB. A run then grows with what it commits, not
+     * with the warehouses: every committed transaction adds about 1.2 KB (new orders and their
+     * lines, history rows), so a default run (2 threads, 2 s warm-up and 10 s measured, about
+     * 35,000 commits a second on 2 cores) adds about 0.5 GiB. Hence two terms: 256 MiB per
+     * warehouse (the loaded data and the loaders' garbage) and 512 MiB for the run. On the 6,028
+     * MiB default heap of a 24 GB machine the check admits up to 21 warehouses: about 4,600 MiB
+     * live after loading and 5,100 at the end of a default run (a 20-warehouse default run ended
+     * with 5,101 MiB in use, garbage included). A run longer or faster than the check can foresee
+     * may still run out, and Main says so then.
+     */
+    /** The heap each warehouse needs once loaded, with room for the loaders' garbage. */
+    static final long HEAP_PER_WAREHOUSE = 256L << 20;
+    /** The heap a default-length run adds to the loaded database. */
+    static final long HEAP_FOR_THE_RUN = 512L << 20;
     private static final String TABLE_PROTOCOLS = "table-protocols";
 
     @Override
@@ -41,7 +59,9 @@ public final class TpccCommand implements WorkloadCommand {
                 (timestamp splitting); cu = commit-time updaters for YTDs, customer payment and
                 delivery, order carrier, order-line delivery date and stock; cu+ts = both.
                 A worker serves one warehouse (or several, when there are more warehouses than
-                threads). Each warehouse needs about 300 MB of heap.
+                threads). Each warehouse needs about 256 MiB of heap, and the run 512 MiB more: a
+                smaller maximum heap is refused before loading (give the JVM more with
+                JAVA_OPTS=-Xmx...g). A long run grows by about 1.2 KB per commit.
 
                 Mix (--mix): standard, or one transaction type alone (new-order, payment,
                 order-status, delivery, stock-level), each run by the worker that draws it; the
@@ -140,6 +160,36 @@ public final class TpccCommand implements WorkloadCommand {
         }
         int threads = o.intValue("threads", 2, 1, Integer.MAX_VALUE);
         TpccMix.Type only = TpccMix.byCliName(o.choice("mix", TpccMix.STANDARD, TpccMix.cliNames()));
+        // Last, so that a mistyped option is named first; before the workload, which allocates.
+        checkHeap(warehouses, Runtime.getRuntime().maxMemory());
         return new TpccWorkload(stm, warehouses, mode, policy, tables, only, threads, seed);
+    }
+
+    /**
+     * Refuses a run whose database cannot fit: without the check, loaders run out of heap one
+     * after the other, and what the user sees is the JVM's own {@code OutOfMemoryError} lines.
+     *
+     * @param maxHeap the JVM's maximum heap in bytes ({@code Runtime.maxMemory()}; {@code
+     *                Long.MAX_VALUE} when it has no limit)
+     * @throws UsageException if {@code maxHeap} is below {@code warehouses * HEAP_PER_WAREHOUSE + HEAP_FOR_THE_RUN};
+     *                        the message names both and the {@code -Xmx} that would do
+     */
+    static void checkHeap(int warehouses, long maxHeap) throws UsageException {
+        long needed = warehouses * HEAP_PER_WAREHOUSE + HEAP_FOR_THE_RUN;
+        if (maxHeap >= needed) {
+            return;
+        }
+        long gib = (needed + (1L << 30) - 1) >> 30;
+        throw new UsageException(warehouses + (warehouses == 1 ? " warehouse needs" : " warehouses need")
+                + " about " + size(needed) + " of heap (" + (HEAP_PER_WAREHOUSE >> 20) + " MiB each and "
+                + (HEAP_FOR_THE_RUN >> 20) + " MiB for the run), but the JVM's maximum heap is " + size(maxHeap)
+                + "; give it more with -Xmx" + gib + "g, e.g. JAVA_OPTS=-Xmx" + gib + "g ./jato tpcc --warehouses "
+                + warehouses + " ..." + (warehouses > 1 ? ", or use fewer warehouses" : ""));
+    }
+
+    /** @return {@code bytes} in MiB below a GiB, else in GiB with one decimal */
+    private static String size(long bytes) {
+        return bytes < 1L << 30 ? (bytes >> 20) + " MiB"
+                : String.format(Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30));
     }
 }
