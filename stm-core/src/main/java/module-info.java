@@ -4,6 +4,11 @@
  * exported.
  */
 module io.jato.stm {
+    // The opt-in StmMXBean (Stm.Builder.jmx): a JDK module, nothing for users to add. Transitive
+    // because the API shows it (StmMXBean.TypeStatistics is reconstructed through its
+    // @ConstructorParameters), and a module using the MXBean through JMX reads it anyway.
+    requires transitive java.management;
+
     exports io.jato.stm;
     exports io.jato.stm.spi;
 

@@ -1,5 +1,6 @@
 package io.jato.stm;
 
+import io.jato.stm.internal.StmJmx;
 import io.jato.stm.internal.StoreAccess;
 import io.jato.stm.internal.StoreProtocol;
 import io.jato.stm.internal.Tunables;
@@ -29,7 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A transactional store: the transactional objects created for it and the concurrency-control
  * protocol that keeps their transactions serializable. There is no global instance; stores with
- * different protocols live side by side, and an object belongs to exactly one store.
+ * different protocols live side by side, and an object belongs to exactly one store. A store
+ * registers nothing JVM-wide unless its builder asks for JMX ({@link Builder#jmx}).
  *
  * <pre>{@code
  * Stm stm = Stm.builder().protocol("occ").build();
@@ -95,6 +97,8 @@ public final class Stm {
     private final Stm[] views;
     /** Testing aid: objects created on the root take the store's domains in turn; null when off. */
     private final AtomicInteger rotation;
+    /** The store's MXBean, shared by the root and its views; null unless built with {@code jmx(true)}. */
+    private final StmJmx jmx;
 
     private Stm(Builder b, List<Protocol> protocols) {
         Protocol protocol = protocols.get(0);
@@ -131,6 +135,8 @@ public final class Stm {
         this.protocolNames = List.copyOf(names);
         this.views = new Stm[protocols.size()];
         this.rotation = b.rotateObjectProtocols && protocols.size() > 1 ? new AtomicInteger() : null;
+        // Created here, registered by build() once the store is complete.
+        this.jmx = b.jmx ? new StmJmx(this, b.statistics) : null;
         views[0] = this;
         for (int d = 1; d < views.length; d++) {
             views[d] = new Stm(this, d);
@@ -155,6 +161,7 @@ public final class Stm {
         this.protocolNames = root.protocolNames;
         this.views = null;
         this.rotation = null;
+        this.jmx = root.jmx;
     }
 
     private static String mixedName(List<Protocol> protocols) {
@@ -355,6 +362,34 @@ public final class Stm {
         return cc;
     }
 
+    /**
+     * @return the JMX ObjectName this store's {@link StmMXBean} is registered under,
+     *         {@code io.jato:type=Stm,name=<quoted name>}; null if the store was not built with
+     *         {@link Builder#jmx(boolean) jmx(true)} or its MXBean has been unregistered (by
+     *         {@link #unregisterJmx()} or by a JMX client). The same for every view of the store.
+     */
+    public String jmxName() {
+        return jmx == null ? null : jmx.registeredName();
+    }
+
+    /**
+     * Removes this store's {@link StmMXBean} from the platform MBeanServer, so the server no longer
+     * keeps the store reachable and another store may take its name. Call it when done with a
+     * store built with {@link Builder#jmx(boolean) jmx(true)}; the store itself goes on working.
+     * Idempotent, and safe after a JMX client unregistered the MXBean itself: it never removes
+     * another store's MXBean that has taken the name since.
+     *
+     * <p>Why a method and not {@code close()}: a store has no other resource to release, and its
+     * objects and transactions stay usable for as long as they are referenced; a {@code close()}
+     * would promise an end of life the store does not have (and make every store built without
+     * JMX look like a leaked resource to tools that check {@code AutoCloseable}).
+     *
+     * @return true if this call unregistered the MXBean; false if there was none registered
+     */
+    public boolean unregisterJmx() {
+        return jmx != null && jmx.unregister();
+    }
+
     /** @return a snapshot of the counters, or all zeros if statistics are off */
     public StmStatistics statistics() {
         long[] acc;
@@ -529,6 +564,7 @@ public final class Stm {
         private final Map<String, String> options = new LinkedHashMap<>();
         private final List<String> objectProtocols = new ArrayList<>();
         private boolean rotateObjectProtocols;
+        private boolean jmx;
 
         private Builder() {
         }
@@ -614,7 +650,7 @@ public final class Stm {
             return this;
         }
 
-        /** A name used in messages. Default {@code "stm"}. */
+        /** A name used in messages, statistics and the JMX ObjectName ({@link #jmx}). Default {@code "stm"}. */
         public Builder name(String storeName) {
             this.name = Objects.requireNonNull(storeName, "storeName");
             return this;
@@ -623,6 +659,22 @@ public final class Stm {
         /** Whether to count starts, commits and aborts by cause. Default on. */
         public Builder statistics(boolean enabled) {
             this.statistics = enabled;
+            return this;
+        }
+
+        /**
+         * Whether {@link #build()} registers the store's {@link StmMXBean} on the platform
+         * MBeanServer as {@code io.jato:type=Stm,name=<quoted store name>} (the name quoted with
+         * {@code ObjectName.quote}, so any store name is valid; see {@link Stm#jmxName()}), for
+         * JConsole, JDK Mission Control or any JMX client. Its attributes are read from
+         * {@link Stm#statistics()} when a client asks: transactions pay nothing for it.
+         *
+         * <p>Default off: a library must not register JVM-wide state unasked. Once registered, the
+         * MBeanServer — a JVM-wide registry — keeps the store reachable until
+         * {@link Stm#unregisterJmx()}, and two registered stores need distinct names.
+         */
+        public Builder jmx(boolean enabled) {
+            this.jmx = enabled;
             return this;
         }
 
@@ -682,6 +734,9 @@ public final class Stm {
 
         /**
          * @throws IllegalArgumentException if the protocol name is unknown; the message lists the known ones
+         * @throws IllegalStateException    with {@link #jmx(boolean) jmx(true)}, if an MBean is registered
+         *                                  under the store's ObjectName already (a store of the same
+         *                                  name); the message names it, and nothing is registered
          */
         public Stm build() {
             List<Protocol> protocols = new ArrayList<>();
@@ -712,7 +767,11 @@ public final class Stm {
                             + String.join(", ", objectProtocols)));
                 }
             }
-            return new Stm(this, protocols);
+            Stm stm = new Stm(this, protocols);
+            if (stm.jmx != null) {
+                stm.jmx.register();
+            }
+            return stm;
         }
     }
 }

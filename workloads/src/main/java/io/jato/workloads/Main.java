@@ -83,7 +83,8 @@ public final class Main {
                 : "unknown command '" + name + "'") + "; commands: " + commandNames());
     }
 
-    private static int runWorkload(WorkloadCommand command, String[] args, PrintStream out, PrintStream err) {
+    /** Runs {@code command} with {@code args} ({@code args[0]} is its name); package-private for tests. */
+    static int runWorkload(WorkloadCommand command, String[] args, PrintStream out, PrintStream err) {
         String who = "jato " + command.name();
         Workload workload;
         Stm stm;
@@ -110,6 +111,10 @@ public final class Main {
         try {
             result = new Runner(stm, settings, err).run(workload, seed);
         } catch (RunFailure f) {
+            // Drop the database first: after an OutOfMemoryError the heap is still full of it, and
+            // the lines below need a little.
+            workload = null;
+            stm = null;
             err.println(who + ": " + f.getMessage() + ": " + f.getCause());
             if (f.getCause() instanceof OutOfMemoryError) {
                 err.println(who + ": the heap is too small for this run; give the JVM more, e.g. JAVA_OPTS=-Xmx8g");

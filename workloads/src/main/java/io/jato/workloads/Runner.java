@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /*
@@ -54,6 +53,8 @@ public final class Runner {
     private static final int MEASURE = 2;
     private static final int STOP = 3;
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+    /** What the run keeps in reserve for its failure path (see {@link #fail}). */
+    private static final int RESERVE_BYTES = 8 << 20;
 
     /**
      * @param threads     worker threads
@@ -95,6 +96,24 @@ public final class Runner {
     private final PrintStream progress;
     private volatile int phase = IDLE;
 
+    /*
+     * The run's first failure. A worker that runs out of heap must still be able to report it, so
+     * recording allocates nothing: a monitor and plain fields, not an AtomicReference (whose first
+     * compareAndSet links a VarHandle call site in the interpreter, which allocates). Recording
+     * also releases the reserve, so that stopping the run, wrapping the failure and Main's lines
+     * find the little heap they need once the workers have taken the rest, and wakes the main
+     * thread, so that the other workers stop before they take that too.
+     */
+    private final Object failureLock = new Object();
+    /** The first failure, or null; guarded by {@link #failureLock}. */
+    private Throwable failure;
+    /** The worker that failed first, or -1 for the main thread; guarded by {@link #failureLock}. */
+    private int failedWorker = -1;
+    /** Heap held while the workers run and released on the first failure; guarded by {@link #failureLock}. */
+    private byte[] reserve;
+    /** The thread that runs {@link #run}, woken when a worker fails. */
+    private Thread mainThread;
+
     /**
      * @param stm      the store the workload runs in (its counters are reported)
      * @param settings threads and timing
@@ -110,7 +129,8 @@ public final class Runner {
      * Loads, runs and checks {@code workload}.
      *
      * @param seed recorded in the result (the workload derives its generators from it)
-     * @throws RunFailure if a loader or worker thread failed; the first failure is the cause
+     * @throws RunFailure if a loader or worker thread failed, or the heap ran out while the workers
+     *                    ran or the check did; the first failure is the cause
      * @throws IllegalStateException if this runner has run before (a runner runs once)
      */
     public RunResult run(Workload workload, long seed) {
@@ -126,13 +146,20 @@ public final class Runner {
         int n = settings.threads();
         List<String> types = List.copyOf(workload.transactionTypes());
         WorkerStats[] stats = new WorkerStats[n];
-        AtomicReference<Throwable> failure = new AtomicReference<>();
+        mainThread = Thread.currentThread();
+        try {
+            synchronized (failureLock) {
+                reserve = new byte[RESERVE_BYTES];
+            }
+        } catch (OutOfMemoryError e) {
+            throw new RunFailure("the loaded workload leaves no heap to run in", e);
+        }
         CountDownLatch ready = new CountDownLatch(n);
         CountDownLatch go = new CountDownLatch(1);
         Thread[] threads = new Thread[n];
         for (int i = 0; i < n; i++) {
             int index = i;
-            threads[i] = new Thread(() -> work(workload, types.size(), index, stats, ready, go, failure),
+            threads[i] = new Thread(() -> work(workload, types.size(), index, stats, ready, go),
                     "jato-worker-" + i);
             threads[i].setDaemon(true);
             threads[i].start();
@@ -159,53 +186,68 @@ public final class Runner {
         long lastDone = 0;
         StmStatistics lastStats = stm.statistics();
         for (;;) {
-            if (failure.get() != null) {
+            if (failure() != null) {
                 measureEnd = System.nanoTime();
                 break;
             }
-            long now = System.nanoTime();
-            if (now - nextTick >= 0) {
-                // Before any phase change due now: the line describes the second that just ended.
-                long done = 0;
-                for (WorkerStats s : stats) {
-                    done += s.doneOpaque();
-                }
-                StmStatistics st = stm.statistics();
-                StmStatistics d = st.minus(lastStats);
-                double throughput = (done - lastDone) * 1e9 / (now - lastTick);
-                progress.printf("%7.1fs  %-7s %,14.0f txn/s   abort rate %6.2f%%%n", (now - start) / 1e9,
-                        phase == WARMUP ? "warm-up" : "run", throughput, 100 * d.abortRate());
-                series.add(new RunResult.Second((now - start) / 1e9, phase != WARMUP, throughput, d));
-                lastDone = done;
-                lastStats = st;
-                lastTick = now;
-                nextTick += SECOND;
+            try {
+                long now = System.nanoTime();
                 if (now - nextTick >= 0) {
-                    nextTick = now + SECOND;
+                    // Before any phase change due now: the line describes the second that just ended.
+                    long done = 0;
+                    for (WorkerStats s : stats) {
+                        done += s.doneOpaque();
+                    }
+                    StmStatistics st = stm.statistics();
+                    StmStatistics d = st.minus(lastStats);
+                    double throughput = (done - lastDone) * 1e9 / (now - lastTick);
+                    progress.printf("%7.1fs  %-7s %,14.0f txn/s   abort rate %6.2f%%%n", (now - start) / 1e9,
+                            phase == WARMUP ? "warm-up" : "run", throughput, 100 * d.abortRate());
+                    series.add(new RunResult.Second((now - start) / 1e9, phase != WARMUP, throughput, d));
+                    lastDone = done;
+                    lastStats = st;
+                    lastTick = now;
+                    nextTick += SECOND;
+                    if (now - nextTick >= 0) {
+                        nextTick = now + SECOND;
+                    }
+                    continue;
                 }
-                continue;
+                if (phase == WARMUP && now - (start + settings.warmupNanos()) >= 0) {
+                    before = stm.statistics();
+                    measureStart = System.nanoTime();
+                    phase = MEASURE;
+                    continue;
+                }
+                if (phase == MEASURE && now - (measureStart + settings.durationNanos()) >= 0) {
+                    measureEnd = System.nanoTime();
+                    break;
+                }
+                long phaseEnd = phase == WARMUP ? start + settings.warmupNanos()
+                        : measureStart + settings.durationNanos();
+                long wake = nextTick - phaseEnd < 0 ? nextTick : phaseEnd;
+                LockSupport.parkNanos(Math.min(wake - now, 50_000_000L));
+            } catch (OutOfMemoryError e) {
+                // The progress lines and snapshots need a little heap. When the workers have taken it
+                // all, stop them and report it as the run's failure, as a worker's would be.
+                fail(e, -1);
             }
-            if (phase == WARMUP && now - (start + settings.warmupNanos()) >= 0) {
-                before = stm.statistics();
-                measureStart = System.nanoTime();
-                phase = MEASURE;
-                continue;
-            }
-            if (phase == MEASURE && now - (measureStart + settings.durationNanos()) >= 0) {
-                measureEnd = System.nanoTime();
-                break;
-            }
-            long phaseEnd = phase == WARMUP ? start + settings.warmupNanos() : measureStart + settings.durationNanos();
-            long wake = nextTick - phaseEnd < 0 ? nextTick : phaseEnd;
-            LockSupport.parkNanos(Math.min(wake - now, 50_000_000L));
         }
         phase = STOP;
         for (Thread t : threads) {
             joinUninterruptibly(t);
         }
-        Throwable failed = failure.get();
+        Throwable failed;
+        int failedIndex;
+        synchronized (failureLock) {
+            failed = failure;
+            failedIndex = failedWorker;
+            reserve = null;
+        }
         if (failed != null) {
-            throw failed instanceof RunFailure ? (RunFailure) failed : new RunFailure("a worker thread failed", failed);
+            throw failed instanceof RunFailure ? (RunFailure) failed
+                    : new RunFailure(failedIndex < 0 ? "the runner failed while the workers ran"
+                            : "worker " + failedIndex + " failed", failed);
         }
         StmStatistics after = stm.statistics();
 
@@ -223,7 +265,9 @@ public final class Runner {
         CheckResult check;
         try {
             check = workload.check();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | OutOfMemoryError e) {
+            // The check walks the grown database and may need the last of the heap: report it as
+            // the run's failure, so that Main says the heap was too small.
             throw new RunFailure("the consistency check failed to run", e);
         }
         MemoryUsage end = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
@@ -268,7 +312,7 @@ public final class Runner {
     }
 
     private void work(Workload workload, int types, int index, WorkerStats[] stats, CountDownLatch ready,
-                      CountDownLatch go, AtomicReference<Throwable> failure) {
+                      CountDownLatch go) {
         Workload.Worker worker;
         WorkerStats st;
         try {
@@ -276,7 +320,7 @@ public final class Runner {
             st = new WorkerStats(types);
             stats[index] = st;
         } catch (Throwable t) {
-            failure.compareAndSet(null, new RunFailure("worker " + index + " could not start", t));
+            fail(new RunFailure("worker " + index + " could not start", t), index);
             // A dummy keeps the progress loop's and the merge's reads simple; the run ends at once.
             stats[index] = new WorkerStats(types);
             return;
@@ -321,7 +365,28 @@ public final class Runner {
                 st.finishedOpaque();
             }
         } catch (Throwable t) {
-            failure.compareAndSet(null, new RunFailure("worker " + index + " failed", t));
+            // Nothing allocated here (see fail): with the heap exhausted a message would throw
+            // again, and the thread would die with the failure unseen.
+            fail(t, index);
+        }
+    }
+
+    /** Records {@code t} as the run's failure unless one is recorded already; allocates nothing. */
+    private void fail(Throwable t, int worker) {
+        synchronized (failureLock) {
+            if (failure == null) {
+                failure = t;
+                failedWorker = worker;
+                reserve = null;
+            }
+        }
+        LockSupport.unpark(mainThread);
+    }
+
+    /** @return the run's first failure, or null */
+    private Throwable failure() {
+        synchronized (failureLock) {
+            return failure;
         }
     }
 

@@ -2,10 +2,17 @@ package io.jato.workloads;
 
 import io.jato.workloads.Cli.Outcome;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -117,5 +124,77 @@ class MainTest {
         UsageException e = assertThrows(UsageException.class,
                 () -> Options.parse(decl, new String[] {"--records", "2M"}, 0).intValue("records", 1, 1, 1_000_000));
         assertEquals("--records must be an integer from 1 to 1000000, got '2M'", e.getMessage());
+    }
+
+    /** Runs {@code jato failing args...} through {@link Main#runWorkload}, the path of every workload command. */
+    private static Outcome runFailing(FailingWorkload.Where where, Error error, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String[] line = new String[args.length + 1];
+        line[0] = "failing";
+        System.arraycopy(args, 0, line, 1, args.length);
+        int status;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            status = Main.runWorkload(FailingWorkload.command(where, error), line, o, e);
+        }
+        return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aWorkerOutOfHeapIsReportedAsAHeapTooSmallWithoutAStackTrace() {
+        Outcome o = runFailing(FailingWorkload.Where.WORKER, new OutOfMemoryError("Java heap space"),
+                "--threads", "2", "--warmup", "0", "--duration", "30");
+        assertEquals(Main.EXIT_FAILED, o.status(), o.err());
+        assertTrue(o.err().contains("jato failing: worker 1 failed: java.lang.OutOfMemoryError: Java heap space\n"),
+                o.err());
+        assertTrue(o.err().contains("jato failing: the heap is too small for this run; give the JVM more, e.g."
+                + " JAVA_OPTS=-Xmx8g"), o.err());
+        assertFalse(o.err().contains("\tat "), o.err());
+    }
+
+    @Test
+    void aCheckOutOfHeapIsReportedAsAHeapTooSmall() {
+        Outcome o = runFailing(FailingWorkload.Where.CHECK, new OutOfMemoryError("Java heap space"),
+                "--threads", "1", "--warmup", "0", "--duration", "0.1");
+        assertEquals(Main.EXIT_FAILED, o.status(), o.err());
+        assertTrue(o.err().contains("jato failing: the consistency check failed to run: java.lang.OutOfMemoryError"),
+                o.err());
+        assertTrue(o.err().contains("the heap is too small for this run"), o.err());
+    }
+
+    @Test
+    void anotherWorkerFailureKeepsItsStackTrace() {
+        Outcome o = runFailing(FailingWorkload.Where.WORKER, new AssertionError("broken"),
+                "--threads", "1", "--warmup", "0", "--duration", "30");
+        assertEquals(Main.EXIT_FAILED, o.status(), o.err());
+        assertTrue(o.err().contains("jato failing: worker 0 failed: java.lang.AssertionError: broken"), o.err());
+        assertTrue(o.err().contains("\tat "), "a fault worth a stack trace: " + o.err());
+        assertFalse(o.err().contains("heap"), o.err());
+    }
+
+    /**
+     * Workers that run the heap out to its last bytes, in a JVM of its own with a 64 MiB heap: the
+     * failure is still reported in Main's two lines, not in the JVM's "OutOfMemoryError thrown from
+     * the UncaughtExceptionHandler".
+     */
+    @Test
+    void aHeapExhaustedForRealIsStillReportedInTwoLines(@TempDir Path dir) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path log = dir.resolve("output.txt");
+        Process p = new ProcessBuilder(java, "-Xmx64m", "-cp", System.getProperty("java.class.path"),
+                FailingWorkload.class.getName()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        boolean ended = p.waitFor(60, TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly().waitFor();
+        }
+        String output = Files.readString(log);
+        assertTrue(ended, () -> "still running after 60 s: " + output);
+        assertEquals(Main.EXIT_FAILED, p.exitValue(), output);
+        List<String> errors = output.lines().filter(l -> !l.startsWith(" ")).toList();
+        assertEquals(2, errors.size(), output);
+        assertTrue(errors.get(0).matches("jato failing: (worker [01]|the runner) failed.*"
+                + ": java.lang.OutOfMemoryError: Java heap space"), output);
+        assertTrue(errors.get(1).startsWith("jato failing: the heap is too small for this run"), output);
     }
 }

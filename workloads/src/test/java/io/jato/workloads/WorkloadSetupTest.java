@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** {@link WorkloadSetup}: the runner's command line, for harnesses that drive the workloads themselves. */
 class WorkloadSetupTest {
@@ -48,6 +49,17 @@ class WorkloadSetupTest {
                 () -> WorkloadSetup.parse("tpcc", "--warehouses", "0"));
         assertTrue(range.getMessage().contains("warehouses"), range.getMessage());
         assertThrows(UsageException.class, () -> WorkloadSetup.parse("tpcc", "--help"));
+    }
+
+    @Test
+    void harnessesGetTheRunnersHeapCheck() throws UsageException {
+        assumeTrue(Runtime.getRuntime().maxMemory() < 1L << 40, "4095 warehouses need more than a TiB of heap");
+        UsageException heap = assertThrows(UsageException.class, () -> WorkloadSetup.parse("tpcc", "--warehouses",
+                "4095"));
+        assertTrue(heap.getMessage().startsWith("4095 warehouses need about") && heap.getMessage().contains("-Xmx"),
+                heap.getMessage());
+        assertEquals(1, WorkloadSetup.parse("tpcc", "--warehouses", "1").workload().parameters().get("warehouses"),
+                "a small database is not refused");
     }
 
     @Test

@@ -12,11 +12,17 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -60,6 +66,30 @@ class MixedProtocolsTest {
         assertEquals(1, st.commits(), st::toString);
         assertEquals(st.toString(), tictoc.statistics().toString());
         assertTrue(stm.inTransaction() == tictoc.inTransaction());
+    }
+
+    /** A view is the same store for JMX too: one MXBean listing every protocol, unregistered through any view. */
+    @Test
+    void aStoreOfSeveralProtocolsHasOneMXBeanForEveryView() throws Exception {
+        Stm stm = Stm.builder().protocol("occ").objectProtocol("tictoc").name("mixed-jmx-test").jmx(true).build();
+        try {
+            Stm tictoc = stm.withProtocol("tictoc");
+            ObjectName on = new ObjectName("io.jato:type=Stm,name=" + ObjectName.quote("mixed-jmx-test"));
+            assertEquals(on.toString(), stm.jmxName());
+            assertEquals(on.toString(), tictoc.jmxName());
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            assertArrayEquals(new String[] {"occ", "tictoc"}, (String[]) server.getAttribute(on, "Protocols"));
+            TxLong b = new TxLong(tictoc, 0);
+            tictoc.run(txn -> b.set(txn, 1));
+            assertEquals(1L, server.getAttribute(on, "Commits"));
+
+            assertTrue(tictoc.unregisterJmx());
+            assertFalse(server.isRegistered(on));
+            assertNull(stm.jmxName());
+            assertFalse(stm.unregisterJmx());
+        } finally {
+            stm.unregisterJmx();
+        }
     }
 
     /** A view is the same store: an atomic block started through it inside a transaction joins that transaction. */

@@ -44,7 +44,8 @@ import java.util.concurrent.TimeUnit;
  * java -jar jmh/target/benchmarks.jar TpccBenchmark -t 2 -p protocol=occ,tictoc -p mode=base,cu+ts
  * java -jar jmh/target/benchmarks.jar TpccBenchmark -t 4 -p warehouses=1 -p mix=payment -prof gc
  * </pre>
- * Each warehouse needs about 300 MB of heap, and the database grows as new-orders commit: give
+ * Each warehouse needs about 256 MiB of heap and the run 512 MiB more (a trial with less is
+ * refused before loading, as the runner refuses it), and the database grows as new-orders commit: give
  * the forks room with {@code -jvmArgsAppend -Xmx16g} for many warehouses.
  */
 @BenchmarkMode(Mode.Throughput)

@@ -10,11 +10,31 @@ import io.jato.workloads.none.NoneProtocol;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** The {@code tpcc} subcommand: validates its options and creates a {@link TpccWorkload}. */
 public final class TpccCommand implements WorkloadCommand {
-    /** Warehouses are limited by the key layout (12 bits) and, in practice, by heap (~300 MB each). */
+    /** Warehouses are limited by the key layout (12 bits) and, in practice, by heap (about 256 MiB each). */
     public static final int MAX_WAREHOUSES = 4095;
+    /*
+     * The heap check: a floor that refuses what cannot work, not a promise that a run fits.
+     * Measured (cu+ts, the default mode; base needs less) as the live heap after loading and a
+     * full GC: 254, 475, 913, 1,789 and 4,397 MiB for 1, 2, 4, 8 and 20 warehouses, i.e. about
+     * 218 MiB per warehouse plus 35 MiB; 256 MiB per warehouse leaves room for the loaders'
+     * garbage. A run then grows with what it commits, not with the warehouses: about 1.2 KB per
+     * committed transaction (new orders and their lines, history rows). A default run (2 threads,
+     * 2 s warm-up and 10 s measured) commits 35,000 to 95,000 transactions a second on 2 cores,
+     * busy or idle, and grows by 0.5 to 1.3 GiB; 512 MiB for the run covers the busy case and any
+     * short run. So, on the 6,028 MiB default heap of a 24 GB machine, the check admits up to 21
+     * warehouses (about 4,600 MiB live after loading; a 21-warehouse default run on a busy machine
+     * ended with 5,275 MiB in use and passed its check), and refuses 40 at once instead of
+     * letting the loaders run out of heap. A run longer or faster than that may still run out of
+     * heap while it runs; Main then says so and how to give the JVM more.
+     */
+    /** The heap each warehouse needs once loaded, with room for the loaders' garbage. */
+    static final long HEAP_PER_WAREHOUSE = 256L << 20;
+    /** The heap a short run, or a default one on a busy machine, adds to the loaded database. */
+    static final long HEAP_FOR_THE_RUN = 512L << 20;
     private static final String TABLE_PROTOCOLS = "table-protocols";
 
     @Override
@@ -41,7 +61,9 @@ public final class TpccCommand implements WorkloadCommand {
                 (timestamp splitting); cu = commit-time updaters for YTDs, customer payment and
                 delivery, order carrier, order-line delivery date and stock; cu+ts = both.
                 A worker serves one warehouse (or several, when there are more warehouses than
-                threads). Each warehouse needs about 300 MB of heap.
+                threads). Each warehouse needs about 256 MiB of heap, and the run 512 MiB more: a
+                smaller maximum heap is refused before loading (give the JVM more with
+                JAVA_OPTS=-Xmx...g). A long run grows by about 1.2 KB per commit.
 
                 Mix (--mix): standard, or one transaction type alone (new-order, payment,
                 order-status, delivery, stock-level), each run by the worker that draws it; the
@@ -140,6 +162,36 @@ public final class TpccCommand implements WorkloadCommand {
         }
         int threads = o.intValue("threads", 2, 1, Integer.MAX_VALUE);
         TpccMix.Type only = TpccMix.byCliName(o.choice("mix", TpccMix.STANDARD, TpccMix.cliNames()));
+        // Last, so that a mistyped option is named first; before the workload, which allocates.
+        checkHeap(warehouses, Runtime.getRuntime().maxMemory());
         return new TpccWorkload(stm, warehouses, mode, policy, tables, only, threads, seed);
+    }
+
+    /**
+     * Refuses a run whose database cannot fit: without the check, loaders run out of heap one
+     * after the other, and what the user sees is the JVM's own {@code OutOfMemoryError} lines.
+     *
+     * @param maxHeap the JVM's maximum heap in bytes ({@code Runtime.maxMemory()}; {@code
+     *                Long.MAX_VALUE} when it has no limit)
+     * @throws UsageException if {@code maxHeap} is below {@code warehouses * HEAP_PER_WAREHOUSE + HEAP_FOR_THE_RUN};
+     *                        the message names both and the {@code -Xmx} that would do
+     */
+    static void checkHeap(int warehouses, long maxHeap) throws UsageException {
+        long needed = warehouses * HEAP_PER_WAREHOUSE + HEAP_FOR_THE_RUN;
+        if (maxHeap >= needed) {
+            return;
+        }
+        long gib = (needed + (1L << 30) - 1) >> 30;
+        throw new UsageException(warehouses + (warehouses == 1 ? " warehouse needs" : " warehouses need")
+                + " about " + size(needed) + " of heap (" + (HEAP_PER_WAREHOUSE >> 20) + " MiB each and "
+                + (HEAP_FOR_THE_RUN >> 20) + " MiB for the run), but the JVM's maximum heap is " + size(maxHeap)
+                + "; give it more with -Xmx" + gib + "g, e.g. JAVA_OPTS=-Xmx" + gib + "g ./jato tpcc --warehouses "
+                + warehouses + " ..." + (warehouses > 1 ? ", or use fewer warehouses" : ""));
+    }
+
+    /** @return {@code bytes} in MiB below a GiB, else in GiB with one decimal */
+    private static String size(long bytes) {
+        return bytes < 1L << 30 ? (bytes >> 20) + " MiB"
+                : String.format(Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30));
     }
 }

@@ -13,7 +13,7 @@ package io.jato.workloads.tpcc;
  *   by-customer w | d | c | o                     60 bits   ORDER's secondary index
  *   stock       w | i                             29 bits   i in 1..131071 (TPC-C: 100,000)
  *   last name   w | d | n                         26 bits   n in 0..999, the name's number
- *   history     source | sequence                 source << 40: 0 for loaded rows, then per worker
+ *   history     source | sequence                 source << 40: 0 for loaded rows, then per terminal
  *
  *   63        60        52        48                   16      12        0
  *   +---------+---------+---------+--- ... ---+--------+-------+--------+

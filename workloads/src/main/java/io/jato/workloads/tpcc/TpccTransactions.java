@@ -74,7 +74,7 @@ final class TpccTransactions {
     private final TpccRandom random;
     private final TpccRandom.Constants run;
     private final TpccMix mix;
-    /** Next HISTORY sequence number of this worker; advanced only when a payment commits. */
+    /** Next HISTORY sequence number of this terminal; advanced only when a payment commits. */
     private long historySequence;
     private final TpccOrderIds orderIds;
     private final boolean fastOrderIds;
@@ -176,11 +176,13 @@ final class TpccTransactions {
     };
 
     /**
-     * @param worker        the worker's number from 0; names its HISTORY rows
+     * @param terminal      the terminal's number from 0, unique among the database's terminals: it
+     *                      names their HISTORY rows (two terminals of one number overwrite each
+     *                      other's, and the check of conditions 8 to 10 fails)
      * @param homeWarehouse the terminal's warehouse (clause 2.4.1.1 and the like)
      * @param seed          seeds every input this worker draws
      */
-    TpccTransactions(TpccDatabase db, TpccMode mode, int worker, int homeWarehouse, long seed) {
+    TpccTransactions(TpccDatabase db, TpccMode mode, int terminal, int homeWarehouse, long seed) {
         if (db.layout() != mode.layout()) {
             throw new IllegalArgumentException("mode " + mode.cliName() + " needs a database with layout "
                     + mode.layout() + ", not " + db.layout());
@@ -197,8 +199,8 @@ final class TpccTransactions {
         this.cu = mode.updaters();
         this.warehouses = db.warehouses();
         this.homeWarehouse = homeWarehouse;
-        this.historySource = worker + 1;
-        TpccKeys.history(historySource, 0);     // checks the worker's number
+        this.historySource = terminal + 1;
+        TpccKeys.history(historySource, 0);     // checks the terminal's number
         SplittableRandom root = new SplittableRandom(seed);
         this.mix = new TpccMix(root.split());
         this.random = new TpccRandom(root);
@@ -613,7 +615,7 @@ final class TpccTransactions {
         return homeWarehouse;
     }
 
-    /** @return HISTORY rows this worker has committed */
+    /** @return HISTORY rows this terminal has committed */
     long historyRows() {
         return historySequence;
     }

@@ -186,7 +186,10 @@ public final class TpccWorkload implements Workload {
             }
             terminals = new TpccTransactions[homes.size()];
             for (int i = 0; i < terminals.length; i++) {
-                terminals[i] = new TpccTransactions(db, mode, index, homes.get(i), seed * 31 + index * 1_000_003L + i);
+                // Terminal numbers name HISTORY rows, so they must differ across the workers' terminals:
+                // worker index's i-th is index + i * threads (below warehouses + threads).
+                terminals[i] = new TpccTransactions(db, mode, index + i * threads, homes.get(i),
+                        seed * 31 + index * 1_000_003L + i);
             }
             owned = mine.stream().mapToInt(Integer::intValue).toArray();
         }
