@@ -26,6 +26,14 @@ record ChartsCommand(String tool, String usage, String inputs, ChartsCommand.Ren
         List<Path> render(Path outDir, List<Path> inputs) throws ResultsInputException, IOException;
     }
 
+    /** Runs the command line and exits with its status (only where it is not 0). */
+    void main(String[] args) {
+        int status = run(args, System.out, System.err);
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
+
     /** Runs the command line: returns the status, reports on {@code out} and {@code err}. */
     int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length < 2) {

@@ -1,5 +1,6 @@
 package io.jato.jmh.charts;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import java.nio.file.Path;
@@ -88,6 +89,19 @@ final class JsonFields {
         } catch (NumberFormatException e) {
             throw problem("'" + name + "' is not a number: " + value);
         }
+    }
+
+    /** {@code value}, found under {@code name}, as {@link #number}; NaN where it is missing or null. */
+    double optionalNumber(String name, JsonElement value) throws ResultsInputException {
+        return value == null || value.isJsonNull() ? Double.NaN : number(name, value);
+    }
+
+    /** {@code value}, found under {@code name}, which must be an array. */
+    JsonArray array(String name, JsonElement value) throws ResultsInputException {
+        if (value == null || !value.isJsonArray()) {
+            throw value == null ? missing(name) : problem("'" + name + "' is not an array");
+        }
+        return value.getAsJsonArray();
     }
 
     private ResultsInputException missing(String name) {

@@ -1,7 +1,6 @@
 package io.jato.jmh.charts;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,20 +46,16 @@ public final class ScalingCharts {
     static final String USAGE =
             "usage: java -cp benchmarks.jar io.jato.jmh.charts.ScalingCharts OUT_DIR RESULT.json [RESULT.json ...]";
 
+    /** The command line (its {@code run} returns the status instead of exiting, for the tests). */
+    static final ChartsCommand COMMAND =
+            new ChartsCommand("ScalingCharts", USAGE, "result files", ScalingCharts::render);
+
     private ScalingCharts() {
     }
 
     /** Runs the tool and exits with its status (see the class comment). */
     public static void main(String[] args) {
-        int status = run(args, System.out, System.err);
-        if (status != 0) {
-            System.exit(status);
-        }
-    }
-
-    /** The command line without the exit: returns the status, reports on {@code out} and {@code err}. */
-    static int run(String[] args, PrintStream out, PrintStream err) {
-        return new ChartsCommand("ScalingCharts", USAGE, "result files", ScalingCharts::render).run(args, out, err);
+        COMMAND.main(args);
     }
 
     /**
