@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -140,6 +141,55 @@ class RunChartsGroupingTest {
                 .filter(n -> n.startsWith("timeline-")).toList();
         assertEquals(3, timelines.size(), timelines.toString());
         assertTrue(timelines.get(0).endsWith("-a-r.png") && timelines.get(1).endsWith("-b-r.png"), timelines.toString());
+    }
+
+    @Test
+    void aMixedStoreIsItsOwnSeriesNamedAsItsProtocolParamIs() throws Exception {
+        RunReport mixed = report("mixed.json", RunJson.TPCC, r -> {
+            JsonObject bindings = new JsonObject();
+            bindings.addProperty("stock", "tictoc");
+            bindings.addProperty("customer", "tictoc");
+            r.add("object_protocols", bindings);
+        });
+        RunReport occ = report("occ.json", RunJson.TPCC, r -> { });
+
+        assertEquals("occ+stock=tictoc+customer=tictoc", mixed.protocol(), "the report's order");
+        assertEquals(List.of("occ", "occ+stock=tictoc+customer=tictoc"),
+                List.copyOf(ProtocolBars.of(List.of(mixed, occ)).throughput().keySet()));
+    }
+
+    @Test
+    void aReportWithoutAnAbortRateHasNoAbortBarAndTheSummarySaysSo() throws Exception {
+        RunReport noStm = report("no-stm.json", RunJson.TPCC_TICTOC, r -> r.remove("stm"));
+        RunReport occ = report("occ.json", RunJson.TPCC, r -> { });
+
+        RunChartPlan plan = RunChartPlan.of(List.of(noStm, occ));
+
+        assertEquals(Arrays.asList((Double) null), plan.bars().abortRatePercent().get("tictoc"));
+        assertEquals(List.of(occ.abortRatePercent()), plan.bars().abortRatePercent().get("occ"));
+        assertEquals(List.of("`no-stm.json` has no abort rate (`stm.abort_rate`): it has no bar in the abort-rate chart.",
+                "Scaling by threads: no two reports differ only in threads (and protocol)."), plan.notCharted());
+        assertEquals(List.of("Abort-rate bars: no report has an abort rate (`stm.abort_rate`).",
+                "Scaling by threads: no two reports differ only in threads (and protocol)."),
+                RunChartPlan.of(List.of(noStm, report("no-stm-2.json", RunJson.TPCC, r -> r.remove("stm"))))
+                        .notCharted());
+    }
+
+    @Test
+    void theLatencyCurveLeavesOutOnlyWhatTheNinesScaleCannotShow() throws Exception {
+        RunReport r = report("zero.json", RunJson.TPCC, json -> json.getAsJsonArray("latency_distribution_us")
+                .get(0).getAsJsonObject().addProperty("value_us", 0));
+        List<RunReport.Percentile> all = r.latencyDistribution();
+
+        List<RunReport.Percentile> charted = r.chartablePercentiles();
+
+        assertEquals(100.0, all.get(all.size() - 1).percentile(), "the fixture ends at 100%, as HdrHistogram does");
+        assertEquals(all.subList(1, all.size() - 1), charted, "not 100% (at infinity), not 0 µs (log axis)");
+        RunReport empty = report("empty.json", RunJson.TPCC, json -> json.add("latency_distribution_us",
+                new JsonArray()));
+        assertEquals(List.of("`empty.json` has an empty latency distribution (no transaction committed):"
+                + " not on a latency percentile chart."), RunChartPlan.of(List.of(empty)).notCharted().stream()
+                .filter(l -> l.contains("latency")).toList());
     }
 
     @Test

@@ -160,6 +160,23 @@ class RunChartsTest {
     }
 
     @Test
+    void aValueTheRunnerWroteAsNullIsNotAvailableNotZero() throws Exception {
+        JsonObject report = RunJson.load(RunJson.TPCC);
+        report.getAsJsonObject("latency_us").add("p99_9", null);
+        report.getAsJsonObject("stm").add("abort_rate", null);
+        Path input = RunJson.write(report, dir.resolve("nulls.json"));
+
+        RunCharts.render(out, List.of(input));
+
+        String summary = Files.readString(out.resolve(RunCharts.SUMMARY));
+        String row = summary.lines().filter(l -> l.startsWith("| `nulls.json` | occ |")).findFirst().orElseThrow();
+        JsonObject latency = report.getAsJsonObject("latency_us");
+        assertEquals(String.format(Locale.ROOT, "| `nulls.json` | occ | 2 | %s | n/a | %s | %s | n/a | passed |",
+                number(report.get("throughput_txn_per_s").getAsDouble()), number(latency.get("p50").getAsDouble()),
+                number(latency.get("p99").getAsDouble())), row);
+    }
+
+    @Test
     void commandLineWritesTheSameOutputAndExitsZero() throws Exception {
         Path target = dir.resolve("new/sub");
         Streams streams = new Streams();
