@@ -1,8 +1,6 @@
 package io.jato.jmh.charts;
 
 import java.awt.Color;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -24,11 +22,11 @@ import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * Draws {@link RunCharts}' four kinds of chart with XChart, as {@value ChartRenderer#WIDTH}x{@value
- * ChartRenderer#HEIGHT} PNG files in the look of {@link ChartRenderer#style}: throughput over time
- * (warm-up and measured seconds as two series, the abort rate on a second axis), latency against
- * percentile on the "nines" scale, protocol bars per setting, and throughput against threads.
- * Values are labelled by {@link Formats}, as in the summary.
+ * Builds {@link RunCharts}' four kinds of chart with XChart, {@value ChartRenderer#WIDTH}x{@value
+ * ChartRenderer#HEIGHT} in the look of {@link ChartRenderer#style}, for {@link ChartRenderer#write}:
+ * throughput over time (warm-up and measured seconds as two series, the abort rate on a second
+ * axis), latency against percentile on the "nines" scale, protocol bars per setting, and
+ * throughput against threads. Values are labelled by {@link Formats}, as in the summary.
  */
 final class RunChartRenderer {
     /** The colours of the throughput-over-time series (package-private for the tests). */
@@ -43,7 +41,7 @@ final class RunChartRenderer {
      * Throughput per second against seconds since the warm-up began, warm-up and measured seconds
      * in two colours, and the abort rate per second as a dashed line on a second y axis (right).
      */
-    static void timeline(RunReport r, Path png) throws IOException {
+    static XYChart timeline(RunReport r) {
         String title = "Throughput over time: " + r.name() + " (" + r.workload() + ", " + r.protocol() + ", "
                 + Formats.threads(r.threads()) + ")";
         XYChart chart = new XYChartBuilder().width(ChartRenderer.WIDTH).height(ChartRenderer.HEIGHT).title(title)
@@ -70,7 +68,7 @@ final class RunChartRenderer {
                 style.setYAxisMax(1, 1.0);
             }
         }
-        ChartRenderer.write(chart, png);
+        return chart;
     }
 
     /** Which value of a second a series shows. */
@@ -106,7 +104,7 @@ final class RunChartRenderer {
      * function it places the ticks linearly, so the transform is done here and the labels name
      * the percentiles. The latency axis is XChart's own logarithmic one.
      */
-    static void latency(RunChartPlan.LatencyChart c, Path png) throws IOException {
+    static XYChart latency(RunChartPlan.LatencyChart c) {
         XYChart chart = new XYChartBuilder().width(ChartRenderer.WIDTH).height(ChartRenderer.HEIGHT).title(c.title())
                 .xAxisTitle("percentile").yAxisTitle("latency (µs, log scale)").build();
         XYStyler style = chart.getStyler();
@@ -126,7 +124,7 @@ final class RunChartRenderer {
         }
         style.setXAxisMin(0.0);
         style.setXAxisMax(right);
-        ChartRenderer.write(chart, png);
+        return chart;
     }
 
     /** Where percentile {@code p} sits on the nines scale: 0 for 0%, 1 for 90%, 2 for 99%, ... */
@@ -143,12 +141,24 @@ final class RunChartRenderer {
         return n == 0 ? "0%" : n == 1 ? "90%" : "99" + (n == 2 ? "" : "." + "9".repeat((int) n - 2)) + "%";
     }
 
+    /** Throughput per protocol, one group of bars per setting. */
+    static CategoryChart throughputBars(ProtocolBars bars) {
+        return bars("Throughput by protocol", "throughput (txn/s)", bars.categories(), bars.throughput(),
+                Formats::number);
+    }
+
+    /** Abort rate per protocol, one group of bars per setting. */
+    static CategoryChart abortBars(ProtocolBars bars) {
+        return bars("Abort rate by protocol", "abort rate (% of attempts)", bars.categories(),
+                bars.abortRatePercent(), v -> Formats.number(v) + "%");
+    }
+
     /**
      * Grouped bars: one category per entry of {@code categories}, one bar per series in each (a
      * null value is no bar).
      */
-    static void bars(String title, String yTitle, List<String> categories, SortedMap<String, List<Double>> series,
-            Function<Double, String> yLabels, Path png) throws IOException {
+    private static CategoryChart bars(String title, String yTitle, List<String> categories,
+            SortedMap<String, List<Double>> series, Function<Double, String> yLabels) {
         CategoryChart chart = new CategoryChartBuilder().width(ChartRenderer.WIDTH).height(ChartRenderer.HEIGHT)
                 .title(title).xAxisTitle("setting").yAxisTitle(yTitle).build();
         CategoryStyler style = chart.getStyler();
@@ -164,11 +174,11 @@ final class RunChartRenderer {
             style.setYAxisMax(1.0);
         }
         series.forEach((name, values) -> chart.addSeries(name, categories, values));
-        ChartRenderer.write(chart, png);
+        return chart;
     }
 
     /** Mean throughput against threads, one line per protocol, as ScalingCharts draws it. */
-    static void scaling(RunGroup group, Path png) throws IOException {
+    static XYChart scaling(RunGroup group) {
         SortedSet<Integer> threads = group.threadCounts();
         XYChart chart = ChartRenderer.threadsChart("Throughput against threads: " + group.title(), "throughput (txn/s)",
                 threads);
@@ -176,6 +186,6 @@ final class RunChartRenderer {
         group.throughputByProtocolAndThreads().forEach((protocol, line) -> chart.addSeries(protocol,
                 line.keySet().stream().mapToDouble(t -> ChartRenderer.position(threads, t)).toArray(),
                 line.values().stream().mapToDouble(Double::doubleValue).toArray()));
-        ChartRenderer.write(chart, png);
+        return chart;
     }
 }

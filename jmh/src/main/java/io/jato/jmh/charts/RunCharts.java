@@ -85,22 +85,19 @@ public final class RunCharts {
         try (StagedOutput output = StagedOutput.create(outDir, ".run-charts-")) {
             ProtocolBars bars = plan.bars();
             if (bars != null) {
-                RunChartRenderer.bars("Throughput by protocol", "throughput (txn/s)", bars.categories(),
-                        bars.throughput(), Formats::number, output.stage(RunChartPlan.THROUGHPUT_BARS));
+                ChartRenderer.write(RunChartRenderer.throughputBars(bars), output.stage(RunChartPlan.THROUGHPUT_BARS));
                 if (bars.hasAbortRates()) {
-                    RunChartRenderer.bars("Abort rate by protocol", "abort rate (% of attempts)", bars.categories(),
-                            bars.abortRatePercent(), v -> Formats.number(v) + "%",
-                            output.stage(RunChartPlan.ABORT_BARS));
+                    ChartRenderer.write(RunChartRenderer.abortBars(bars), output.stage(RunChartPlan.ABORT_BARS));
                 }
             }
             for (RunChartPlan.Scaling s : plan.scaling()) {
-                RunChartRenderer.scaling(s.group(), output.stage(s.file()));
+                ChartRenderer.write(RunChartRenderer.scaling(s.group()), output.stage(s.file()));
             }
             for (RunChartPlan.LatencyChart l : plan.latency()) {
-                RunChartRenderer.latency(l, output.stage(l.file()));
+                ChartRenderer.write(RunChartRenderer.latency(l), output.stage(l.file()));
             }
             for (RunChartPlan.Timeline t : plan.timelines()) {
-                RunChartRenderer.timeline(t.report(), output.stage(t.file()));
+                ChartRenderer.write(RunChartRenderer.timeline(t.report()), output.stage(t.file()));
             }
             return output.publish(SUMMARY, RunSummaryWriter.markdown(reports, plan));
         }

@@ -1,6 +1,7 @@
 package io.jato.jmh.charts;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
@@ -143,7 +144,7 @@ class RunChartsTest {
         Set<String> charts = written.subList(0, written.size() - 1).stream()
                 .map(p -> p.getFileName().toString()).collect(Collectors.toCollection(TreeSet::new));
         assertEquals(charts, linked);
-        assertTrue(!summary.contains("## Not charted"), "everything could be charted:\n" + summary);
+        assertFalse(summary.contains("## Not charted"), "everything could be charted:\n" + summary);
     }
 
     @Test
@@ -177,18 +178,40 @@ class RunChartsTest {
     }
 
     @Test
+    void aChartThatCannotBePublishedLeavesNoSummaryBesideTheOthers() throws Exception {
+        // A non-empty directory where a chart goes: moving the chart there fails mid-publish.
+        Files.createDirectories(out.resolve("latency-tpcc.png").resolve("in-the-way"));
+        Files.writeString(out.resolve(RunCharts.SUMMARY), "an earlier rendering's summary");
+        Streams streams = new Streams();
+
+        int status = RunCharts.COMMAND.run(args(out), streams.out, streams.err);
+
+        assertEquals(1, status, streams.err());
+        assertTrue(streams.err().startsWith("RunCharts: failed"), streams.err());
+        assertFalse(Files.exists(out.resolve(RunCharts.SUMMARY)), "the old summary went first, the new one never came");
+        try (Stream<Path> left = Files.list(out)) {
+            assertTrue(left.noneMatch(p -> p.getFileName().toString().startsWith(".run-charts-")), "staging removed");
+        }
+    }
+
+    @Test
     void commandLineWritesTheSameOutputAndExitsZero() throws Exception {
         Path target = dir.resolve("new/sub");
         Streams streams = new Streams();
-        List<String> args = new ArrayList<>(List.of(target.toString()));
-        inputs.forEach(p -> args.add(p.toString()));
 
-        int status = RunCharts.COMMAND.run(args.toArray(String[]::new), streams.out, streams.err);
+        int status = RunCharts.COMMAND.run(args(target), streams.out, streams.err);
 
         assertEquals(0, status, streams.err());
         assertEquals("", streams.err());
         assertEquals("RunCharts: wrote 7 charts and " + target.resolve(RunCharts.SUMMARY) + System.lineSeparator(),
                 streams.out());
+    }
+
+    /** The command line for the inputs into {@code outDir}. */
+    private String[] args(Path outDir) {
+        List<String> args = new ArrayList<>(List.of(outDir.toString()));
+        inputs.forEach(p -> args.add(p.toString()));
+        return args.toArray(String[]::new);
     }
 
     /** A number as the summary writes it: grouped whole numbers from 100, three significant digits below. */
