@@ -54,6 +54,10 @@ final class RunChartRenderer {
         style.setyAxisTickLabelsFormattingFunction(Formats::number);
         style.setYAxisMin(0, 0.0);
         style.setYAxisMin(1, 0.0);
+        // The seconds are about a second apart, so XChart ticks at the data's own x values
+        // (1.000085432): whole seconds are what the reader wants to see.
+        style.setLocale(Locale.ROOT);
+        style.setXAxisDecimalPattern("#,##0.#");
         addSeconds(chart, "warm-up", r, s -> !s.measured(), Second.THROUGHPUT, WARM_UP);
         addSeconds(chart, "measured", r, RunReport.Second::measured, Second.THROUGHPUT, MEASURED);
         XYSeries aborts = addSeconds(chart, "abort rate (%, right axis)", r, s -> true, Second.ABORT_RATE, ABORTS);
@@ -165,10 +169,13 @@ final class RunChartRenderer {
         ChartRenderer.style(style, title);
         style.setYAxisMin(0.0);
         style.setyAxisTickLabelsFormattingFunction(yLabels);
-        // Long labels side by side would overlap: tilt them once there are more than a few.
+        // Labels side by side overlap once they are wider than the plot (about 7 px a character):
+        // then they stand upright, in a smaller font, each right under its bars (at other angles
+        // XChart centres a label on its tick, so that it seems to belong to the neighbour).
         int longest = categories.stream().mapToInt(String::length).max().orElse(0);
-        if (categories.size() * longest > 70) {
-            style.setXAxisLabelRotation(categories.size() > 8 ? 60 : 20);
+        if (categories.size() * longest * 7 > ChartRenderer.WIDTH - 100) {
+            style.setXAxisLabelRotation(90);
+            style.setAxisTickLabelsFont(style.getAxisTickLabelsFont().deriveFont(9f));
         }
         if (series.values().stream().flatMap(List::stream).allMatch(v -> v == null || v == 0)) {
             style.setYAxisMax(1.0);
