@@ -22,6 +22,7 @@ import java.util.TreeMap;
  *   <li>a scaling chart for each {@link RunGroup} run at two or more thread counts.
  * </ul>
  *
+ * @param bars the bar charts' data; null where only one report was given
  * @param notCharted one sentence per chart that could not be drawn, or report left off one
  */
 record RunChartPlan(
@@ -59,21 +60,6 @@ record RunChartPlan(
         notCharted = List.copyOf(notCharted);
     }
 
-    /** Every chart file of the plan, in the order the summary shows them. */
-    List<String> files() {
-        List<String> files = new ArrayList<>();
-        if (bars != null) {
-            files.add(THROUGHPUT_BARS);
-            if (bars.hasAbortRates()) {
-                files.add(ABORT_BARS);
-            }
-        }
-        scaling.forEach(s -> files.add(s.file()));
-        latency.forEach(l -> files.add(l.file()));
-        timelines.forEach(t -> files.add(t.file()));
-        return files;
-    }
-
     /** The plan for {@code reports} (at least one, names distinct). */
     static RunChartPlan of(List<RunReport> reports) {
         Set<String> taken = new HashSet<>(Set.of(stem(THROUGHPUT_BARS), stem(ABORT_BARS)));
@@ -88,7 +74,7 @@ record RunChartPlan(
                 notCharted.add("Abort-rate bars: no report has an abort rate (`stm.abort_rate`).");
             } else {
                 reports.stream().filter(r -> Double.isNaN(r.abortRatePercent())).forEach(r -> notCharted.add(
-                        "`" + r.name() + "` has no abort rate (`stm.abort_rate`):"
+                        Markdown.code(r.name()) + " has no abort rate (`stm.abort_rate`):"
                         + " it has no bar in the abort-rate chart."));
             }
         }
@@ -116,7 +102,7 @@ record RunChartPlan(
             if (r.hasSeriesToChart()) {
                 timelines.add(new Timeline(r, Slugs.unique(taken, "timeline-" + Slugs.of(stem(r.name()))) + ".png"));
             } else {
-                notCharted.add("`" + r.name() + "` " + (r.series() == null
+                notCharted.add(Markdown.code(r.name()) + " " + (r.series() == null
                         ? "has no per-second series (written before the runner recorded one)"
                         : "has no second with a throughput in its per-second series")
                         + ": no throughput-over-time chart.");
@@ -136,7 +122,7 @@ record RunChartPlan(
             if (!r.chartablePercentiles().isEmpty()) {
                 byWorkload.computeIfAbsent(r.workload(), w -> new ArrayList<>()).add(r);
             } else {
-                notCharted.add("`" + r.name() + "` " + (r.latencyDistribution() == null
+                notCharted.add(Markdown.code(r.name()) + " " + (r.latencyDistribution() == null
                         ? "has no latency distribution (written before the runner recorded one)"
                         : "has an empty latency distribution (no transaction committed)")
                         + ": not on a latency percentile chart.");
