@@ -22,7 +22,7 @@ import java.util.Map;
  *       setting (workload, the parameters that differ, threads) and one bar per protocol
  *       ({@code throughput-by-protocol.png}, {@code aborts-by-protocol.png});
  *   <li>where reports differ only in threads (and protocol), throughput against threads, one line
- *       per protocol ({@code scaling-<workload-and-parameters>.png}).
+ *       per protocol ({@code scaling-<workload>-<the parameters that set it apart>.png}).
  * </ul>
  *
  * <p>{@code summary.md} tabulates each workload and parameter set (protocol, threads, throughput,
