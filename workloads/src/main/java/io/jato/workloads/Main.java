@@ -28,6 +28,8 @@ public final class Main {
     public static final int EXIT_USAGE = 2;
 
     private static final List<WorkloadCommand> COMMANDS = WorkloadSetup.COMMANDS;
+    /** The ./jato script's chart command (io.jato.jmh.charts.RunCharts); the runner only lists it. */
+    private static final String PLOT = "plot";
     private static final List<Option> RUN_OPTIONS = WorkloadSetup.RUN_OPTIONS;
 
     private Main() {
@@ -78,6 +80,11 @@ public final class Main {
             if (c.name().equals(name)) {
                 return runWorkload(c, args, out, err);
             }
+        }
+        if (name.equals(PLOT)) {
+            // Listed in the usage, so it is a name users try here too: say where it lives.
+            return usageError(err, "jato", "'plot' is a command of the ./jato script, which runs the chart tool of"
+                    + " jmh/target/benchmarks.jar: ./jato plot OUT_DIR REPORT.json...");
         }
         return usageError(err, "jato", (name.startsWith("-") ? "expected a command before option '" + name + "'"
                 : "unknown command '" + name + "'") + "; commands: " + commandNames());
@@ -175,6 +182,9 @@ public final class Main {
             sb.append(String.format("  %-12s%s%n", c.name(), c.summary()));
         }
         sb.append(String.format("  %-12s%s%n", "protocols", "list the concurrency-control protocols"));
+        sb.append(String.format("  %-12s%s%n  %-12s%s%n", PLOT,
+                "render charts from --json reports (run by the ./jato script, not by this jar):",
+                "", "./jato plot OUT_DIR REPORT.json..."));
         sb.append("\nRun 'jato <command> --help' for a command's options. Example:\n");
         sb.append("  jato tpcc --warehouses 1 --threads 2 --duration 10\n");
         sb.append("  jato ycsb --mix txn16 --threads 2 --duration 10\n");

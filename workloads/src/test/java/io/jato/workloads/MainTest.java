@@ -41,6 +41,9 @@ class MainTest {
             assertTrue(o.out().contains("ycsb"), o.out());
             assertEquals("", o.err());
         }
+        String help = run("--help").out();
+        assertTrue(help.contains(String.format("  plot        render charts from --json reports (run by the ./jato"
+                + " script, not by this jar):%n              ./jato plot OUT_DIR REPORT.json...%n")), help);
         Outcome o = run("ycsb", "--threads", "4", "--help");
         assertEquals(Main.EXIT_OK, o.status());
         assertTrue(o.out().contains("--mix MIX"), o.out());
@@ -83,6 +86,7 @@ class MainTest {
             "ycsb --seed x                    | --seed must be an integer",
             "ycsb --json /nonexistent-dir/r.json | --json: directory '/nonexistent-dir' does not exist",
             "protocols extra                  | unexpected argument 'extra'",
+            "plot out r.json                  | 'plot' is a command of the ./jato script",
             "ycsb --options history=4         | protocol 'occ' has no option 'history'; its options: heldLockSpins",
             "ycsb --protocol tictoc --options history=x | option 'history' of protocol 'tictoc' must be an integer",
             "ycsb --options heldLockSpins     | --options takes NAME=VALUE pairs separated by commas, got 'heldLockSpins'",

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.BitmapEncoder;
@@ -16,6 +17,8 @@ import org.knowm.xchart.BitmapEncoder.BitmapFormat;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries.XYSeriesRenderStyle;
+import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.AxesChartStyler;
 import org.knowm.xchart.style.Styler.LegendLayout;
 import org.knowm.xchart.style.Styler.LegendPosition;
 import org.knowm.xchart.style.XYStyler;
@@ -24,8 +27,9 @@ import org.knowm.xchart.style.XYStyler;
  * Draws a group's two scaling charts with XChart and writes them as {@value #WIDTH}x{@value
  * #HEIGHT} PNG files: a title naming the benchmark and its params, the thread counts on the x
  * axis, the value with its unit on the y axis (from zero, so that small differences do not look
- * large), one line per series and a legend below the plot. Needs no display ({@link ScalingCharts}
- * sets {@code java.awt.headless}).
+ * large), one line per series and a legend below the plot. Its building blocks (the shared look,
+ * the thread-count axis, the PNG writer) serve the other tools' charts too. Needs no display (the
+ * tools set {@code java.awt.headless}).
  */
 final class ChartRenderer {
     static final int WIDTH = 800;
@@ -83,33 +87,56 @@ final class ChartRenderer {
     }
 
     private static XYChart chart(ScalingGroup group, String title, String yTitle, Function<Double, String> yLabels) {
+        XYChart chart = threadsChart(title, yTitle, group.threadCounts());
+        chart.getStyler().setErrorBarsColorSeriesColor(true);
+        chart.getStyler().setyAxisTickLabelsFormattingFunction(yLabels);
+        return chart;
+    }
+
+    /**
+     * A line chart against the thread count, styled as all the tools' charts ({@link #style}), its
+     * y axis from zero (so that small differences do not look large).
+     *
+     * <p>The x axis is categorical: thread count i of {@code threads} sits at x = i ({@link
+     * #position}), so 1, 2, 4, ... 64 are evenly spaced (log2-like for the usual powers of two)
+     * and any set of counts labels cleanly. XChart puts ticks on the data's x values when they are
+     * evenly spaced, as here; a tick between two counts (should it make one) gets no label.
+     */
+    static XYChart threadsChart(String title, String yTitle, SortedSet<Integer> threads) {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .xAxisTitle("threads").yAxisTitle(yTitle).build();
         XYStyler style = chart.getStyler();
+        style(style, title);
+        style.setDefaultSeriesRenderStyle(XYSeriesRenderStyle.Line);
+        style.setYAxisMin(0.0);
+        List<Integer> counts = new ArrayList<>(threads);
+        style.setxAxisTickLabelsFormattingFunction(x -> {
+            long i = Math.round(x);
+            return Math.abs(x - i) < 1e-9 && i >= 0 && i < counts.size() ? Integer.toString(counts.get((int) i)) : "";
+        });
+        return chart;
+    }
+
+    /** Where {@code threads} sits on the x axis of a {@link #threadsChart} of {@code all} counts. */
+    static int position(SortedSet<Integer> all, int threads) {
+        return all.headSet(threads).size();
+    }
+
+    /**
+     * The look every chart of the tools shares: a title that fits the width, the legend in one
+     * row below the plot, white backgrounds and no plot border.
+     */
+    static void style(AxesChartStyler style, String title) {
         // XChart neither wraps nor shrinks a title: one that is wider than the chart loses both
         // ends. A bold sans-serif character is at most about 0.65 of the font size wide, so the size is
         // chosen to fit the width, between 9 and 14 points.
         int titleSize = (int) Math.max(9, Math.min(14, (WIDTH - 40) / (0.65 * title.length())));
         style.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, titleSize));
-        style.setDefaultSeriesRenderStyle(XYSeriesRenderStyle.Line);
         style.setLegendPosition(LegendPosition.OutsideS);
         style.setLegendLayout(LegendLayout.Horizontal);
         style.setChartBackgroundColor(Color.WHITE);
         style.setPlotBackgroundColor(Color.WHITE);
         style.setPlotBorderVisible(false);
-        style.setErrorBarsColorSeriesColor(true);
-        style.setYAxisMin(0.0);
-        style.setyAxisTickLabelsFormattingFunction(yLabels);
-        // The x axis is categorical: thread count i of the group sits at x = i, so 1, 2, 4, ... 64
-        // are evenly spaced (log2-like for the usual powers of two) and any set of counts labels
-        // cleanly. XChart puts ticks on the data's x values when they are evenly spaced, as here;
-        // a tick between two counts (should it make one) gets no label.
-        List<Integer> threads = new ArrayList<>(group.threadCounts());
-        style.setxAxisTickLabelsFormattingFunction(x -> {
-            long i = Math.round(x);
-            return Math.abs(x - i) < 1e-9 && i >= 0 && i < threads.size() ? Integer.toString(threads.get((int) i)) : "";
-        });
-        return chart;
     }
 
     private static double[] positions(ScalingGroup group, ScalingGroup.Series s) {
@@ -117,7 +144,7 @@ final class ChartRenderer {
     }
 
     private static int position(ScalingGroup group, int threads) {
-        return group.threadCounts().headSet(threads).size();
+        return position(group.threadCounts(), threads);
     }
 
     private static double[] values(List<JmhResult> points, ToDoubleFunction<JmhResult> value) {
@@ -139,7 +166,8 @@ final class ChartRenderer {
         return text.isEmpty() ? text : Character.toUpperCase(text.charAt(0)) + text.substring(1);
     }
 
-    private static void write(XYChart chart, Path png) throws IOException {
+    /** Writes {@code chart} as a PNG file of its size. */
+    static void write(Chart<?, ?> chart, Path png) throws IOException {
         try (OutputStream out = Files.newOutputStream(png)) {
             BitmapEncoder.saveBitmap(chart, out, BitmapFormat.PNG);
         }

@@ -2,21 +2,8 @@ package io.jato.jmh.charts;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
-import com.google.gson.JsonIOException;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
-import com.google.gson.JsonSyntaxException;
-import com.google.gson.Strictness;
-import com.google.gson.stream.JsonReader;
-import com.google.gson.stream.JsonToken;
-import com.google.gson.stream.MalformedJsonException;
 import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,37 +30,10 @@ final class JmhResultReader {
      * @throws IOException reading failed for another reason (the disk, not the input)
      */
     static List<JmhResult> read(Path file) throws ResultsInputException, IOException {
-        if (Files.isDirectory(file)) {
-            throw new ResultsInputException(file, "is a directory, not a JMH JSON result file");
-        }
-        JsonElement root;
-        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            JsonReader json = new JsonReader(in);
-            // Strict: JMH writes plain JSON (NaN as the string "NaN"), so anything lenient parsing
-            // would let through (comments, unquoted words) means the file is something else.
-            json.setStrictness(Strictness.STRICT);
-            root = JsonParser.parseReader(json);
-            if (json.peek() != JsonToken.END_DOCUMENT) {
-                throw new ResultsInputException(file, "not a JMH JSON result file: text after the JSON value");
-            }
-        } catch (NoSuchFileException e) {
-            throw new ResultsInputException(file, "no such file", e);
-        } catch (AccessDeniedException e) {
-            throw new ResultsInputException(file, "cannot be read (access denied)", e);
-        } catch (MalformedJsonException | JsonSyntaxException e) {
-            throw new ResultsInputException(file, "not a JMH JSON result file: not valid JSON ("
-                    + e.getMessage() + ")", e);
-        } catch (JsonIOException e) {
-            // Gson wraps the reader's failures: bytes that are not UTF-8 text are the input's fault
-            // (a PNG given by mistake), anything else is the disk's and stays an IOException.
-            if (e.getCause() instanceof CharacterCodingException) {
-                throw new ResultsInputException(file, "not a JMH JSON result file: not UTF-8 text", e);
-            }
-            throw new IOException(file + ": " + e.getMessage(), e);
-        }
+        JsonElement root = JsonFiles.parse(file, "a JMH JSON result file");
         if (!root.isJsonArray()) {
             throw new ResultsInputException(file, "not a JMH JSON result file: expected a JSON array of"
-                    + " benchmark results (as written by -rf json), found " + kind(root));
+                    + " benchmark results (as written by -rf json), found " + JsonFiles.kind(root));
         }
         JsonArray entries = root.getAsJsonArray();
         if (entries.isEmpty()) {
@@ -87,33 +47,37 @@ final class JmhResultReader {
     }
 
     private static JmhResult entry(Path file, int index, JsonElement element) throws ResultsInputException {
-        Fields f = new Fields(file, index, element);
+        if (!element.isJsonObject()) {
+            throw new ResultsInputException(file, "entry " + index + ": not a JMH benchmark result (expected an object,"
+                    + " found " + JsonFiles.kind(element) + ")");
+        }
+        JsonFields f = new JsonFields(file, "entry " + index + ": ", "not a JMH result?", element.getAsJsonObject());
         // The identifying fields first: an object from some other tool's JSON fails on the first.
-        String benchmark = f.string("benchmark", f.entry.get("benchmark"));
-        String mode = f.string("mode", f.entry.get("mode"));
-        double threadCount = f.number("threads", f.entry.get("threads"));
+        String benchmark = f.string("benchmark", f.get("benchmark"));
+        String mode = f.string("mode", f.get("mode"));
+        double threadCount = f.number("threads", f.get("threads"));
         if (!(threadCount >= 1 && threadCount <= Integer.MAX_VALUE && threadCount == Math.rint(threadCount))) {
-            throw f.problem("'threads' is " + f.entry.get("threads") + ", not a thread count");
+            throw f.problem("'threads' is " + f.get("threads") + ", not a thread count");
         }
         JsonObject primary = f.object("primaryMetric");
         SortedMap<String, Metric> secondary = new TreeMap<>();
-        if (f.entry.has("secondaryMetrics")) {
+        if (f.object().has("secondaryMetrics")) {
             for (Map.Entry<String, JsonElement> m : f.object("secondaryMetrics").entrySet()) {
                 JsonObject metric = f.nested("secondaryMetrics." + m.getKey(), m.getValue());
                 secondary.put(m.getKey(), new Metric(
                         f.number("secondaryMetrics." + m.getKey() + ".score", metric.get("score")),
-                        f.optionalString(metric, "scoreUnit")));
+                        JsonFields.optionalString(metric, "scoreUnit")));
             }
         }
         SortedMap<String, String> params = new TreeMap<>();
-        if (f.entry.has("params")) {
+        if (f.object().has("params")) {
             for (Map.Entry<String, JsonElement> p : f.object("params").entrySet()) {
                 params.put(p.getKey(), f.string("params." + p.getKey(), p.getValue()));
             }
         }
         List<String> jvmArgs = new ArrayList<>();
-        if (f.entry.has("jvmArgs") && f.entry.get("jvmArgs").isJsonArray()) {
-            for (JsonElement arg : f.entry.getAsJsonArray("jvmArgs")) {
+        if (f.object().has("jvmArgs") && f.get("jvmArgs").isJsonArray()) {
+            for (JsonElement arg : f.object().getAsJsonArray("jvmArgs")) {
                 jvmArgs.add(arg.isJsonPrimitive() ? arg.getAsString() : arg.toString());
             }
         }
@@ -124,80 +88,12 @@ final class JmhResultReader {
                 params,
                 f.number("primaryMetric.score", primary.get("score")),
                 scoreError,
-                f.optionalString(primary, "scoreUnit"),
+                JsonFields.optionalString(primary, "scoreUnit"),
                 secondary,
                 new Provenance(
-                        f.optionalString(f.entry, "jmhVersion"),
-                        f.optionalString(f.entry, "vmName"),
-                        f.optionalString(f.entry, "vmVersion"),
+                        JsonFields.optionalString(f.object(), "jmhVersion"),
+                        JsonFields.optionalString(f.object(), "vmName"),
+                        JsonFields.optionalString(f.object(), "vmVersion"),
                         jvmArgs));
-    }
-
-    private static String kind(JsonElement e) {
-        if (e.isJsonObject()) {
-            return "an object";
-        }
-        if (e.isJsonNull()) {
-            return "nothing (an empty file, or null)";
-        }
-        return e.isJsonPrimitive() ? "a single value (" + e + ")" : "something else";
-    }
-
-    /** Typed access to one entry's fields, each failure naming the file, the entry and the field. */
-    private static final class Fields {
-        private final Path file;
-        private final int index;
-        private final JsonObject entry;
-
-        Fields(Path file, int index, JsonElement element) throws ResultsInputException {
-            this.file = file;
-            this.index = index;
-            if (!element.isJsonObject()) {
-                throw problem("not a JMH benchmark result (expected an object, found " + kind(element) + ")");
-            }
-            this.entry = element.getAsJsonObject();
-        }
-
-        ResultsInputException problem(String what) {
-            return new ResultsInputException(file, "entry " + index + ": " + what);
-        }
-
-        JsonObject object(String name) throws ResultsInputException {
-            return nested(name, entry.get(name));
-        }
-
-        JsonObject nested(String name, JsonElement value) throws ResultsInputException {
-            if (value == null || !value.isJsonObject()) {
-                throw problem(value == null ? "no '" + name + "' (not a JMH result?)"
-                        : "'" + name + "' is not an object");
-            }
-            return value.getAsJsonObject();
-        }
-
-        String string(String name, JsonElement value) throws ResultsInputException {
-            if (value == null || !value.isJsonPrimitive()) {
-                throw problem(value == null ? "no '" + name + "' (not a JMH result?)"
-                        : "'" + name + "' is not a string");
-            }
-            return value.getAsString();
-        }
-
-        String optionalString(JsonObject in, String name) {
-            JsonElement value = in.get(name);
-            return value != null && value.isJsonPrimitive() ? value.getAsString() : "";
-        }
-
-        /** A number; JMH writes NaN and the infinities as strings ("NaN"), which parse here too. */
-        double number(String name, JsonElement value) throws ResultsInputException {
-            if (value == null || !value.isJsonPrimitive()) {
-                throw problem(value == null ? "no '" + name + "' (not a JMH result?)"
-                        : "'" + name + "' is not a number");
-            }
-            try {
-                return value.getAsDouble();
-            } catch (NumberFormatException e) {
-                throw problem("'" + name + "' is not a number: " + value);
-            }
-        }
     }
 }

@@ -1,17 +1,9 @@
 package io.jato.jmh.charts;
 
 import java.io.IOException;
-import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Renders JMH JSON results as scaling charts: for each group of results (one benchmark, one JMH
@@ -54,49 +46,16 @@ public final class ScalingCharts {
     static final String USAGE =
             "usage: java -cp benchmarks.jar io.jato.jmh.charts.ScalingCharts OUT_DIR RESULT.json [RESULT.json ...]";
 
+    /** The command line (its {@code run} returns the status instead of exiting, for the tests). */
+    static final ChartsCommand COMMAND =
+            new ChartsCommand("ScalingCharts", USAGE, "result files", ScalingCharts::render);
+
     private ScalingCharts() {
     }
 
     /** Runs the tool and exits with its status (see the class comment). */
     public static void main(String[] args) {
-        int status = run(args, System.out, System.err);
-        if (status != 0) {
-            System.exit(status);
-        }
-    }
-
-    /** The command line without the exit: returns the status, reports on {@code out} and {@code err}. */
-    static int run(String[] args, PrintStream out, PrintStream err) {
-        if (args.length < 2) {
-            err.println(args.length == 0 ? USAGE : "ScalingCharts: no result files given\n" + USAGE);
-            return 2;
-        }
-        try {
-            Path outDir = Path.of(args[0]);
-            if (Files.exists(outDir) && !Files.isDirectory(outDir)) {
-                err.println("ScalingCharts: " + outDir + ": exists and is not a directory\n" + USAGE);
-                return 2;
-            }
-            List<Path> inputs = new ArrayList<>();
-            for (int i = 1; i < args.length; i++) {
-                inputs.add(Path.of(args[i]));
-            }
-            List<Path> written = render(outDir, inputs);
-            out.println("ScalingCharts: wrote " + (written.size() - 1) + " charts and " + written.get(written.size() - 1));
-            return 0;
-        } catch (InvalidPathException e) {
-            err.println("ScalingCharts: not a path: " + e.getInput() + "\n" + USAGE);
-            return 2;
-        } catch (ResultsInputException e) {
-            err.println("ScalingCharts: " + e.getMessage());
-            return 2;
-        } catch (IOException | RuntimeException e) {
-            // Not the input's fault (disk full, permissions on OUT_DIR, a rendering bug): say what
-            // failed; nothing was published (see render).
-            err.println("ScalingCharts: failed, nothing written: " + e);
-            e.printStackTrace(err);
-            return 1;
-        }
+        COMMAND.main(args);
     }
 
     /**
@@ -118,56 +77,14 @@ public final class ScalingCharts {
         }
         List<ScalingGroup> groups = ScalingGroup.of(results);
 
-        Files.createDirectories(outDir);
-        // Same directory as the targets, so that the final moves stay on one file system.
-        Path staging = Files.createTempDirectory(outDir, ".scaling-charts-");
-        try {
-            List<String> charts = new ArrayList<>();
+        try (StagedOutput output = StagedOutput.create(outDir, ".scaling-charts-")) {
             for (ScalingGroup g : groups) {
-                ChartRenderer.throughput(g, staging.resolve(g.throughputChart()));
-                charts.add(g.throughputChart());
+                ChartRenderer.throughput(g, output.stage(g.throughputChart()));
                 if (g.hasAbortRates()) {
-                    ChartRenderer.abortRate(g, staging.resolve(g.abortsChart()));
-                    charts.add(g.abortsChart());
+                    ChartRenderer.abortRate(g, output.stage(g.abortsChart()));
                 }
             }
-            Files.writeString(staging.resolve(SUMMARY), SummaryWriter.markdown(inputs, results, groups));
-
-            // Publish: the old summary goes first, the new one comes last, so that at no moment
-            // does a summary.md stand beside charts it does not describe.
-            Files.deleteIfExists(outDir.resolve(SUMMARY));
-            List<Path> written = new ArrayList<>();
-            for (String chart : charts) {
-                written.add(Files.move(staging.resolve(chart), outDir.resolve(chart),
-                        StandardCopyOption.REPLACE_EXISTING));
-            }
-            written.add(publish(staging.resolve(SUMMARY), outDir.resolve(SUMMARY)));
-            return written;
-        } finally {
-            deleteTree(staging);
-        }
-    }
-
-    /**
-     * Best effort: a staging directory that cannot be removed is a hidden subdirectory, which no
-     * reader of OUT_DIR's summary.md looks into, and failing a run whose output is already in place
-     * would misreport it.
-     */
-    private static void deleteTree(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException | UncheckedIOException e) {
-            // left as it is (see above)
-        }
-    }
-
-    private static Path publish(Path from, Path to) throws IOException {
-        try {
-            return Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            return Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+            return output.publish(SUMMARY, SummaryWriter.markdown(inputs, results, groups));
         }
     }
 }

@@ -5,7 +5,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -168,13 +167,7 @@ record ScalingGroup(
                 series.add(new Series(s.getKey().isEmpty() ? null : s.getKey(), s.getValue()));
             }
             String unit = unit(series);
-            String base = slug(key);
-            String slug = base;
-            // Different groups can slug alike (names that differ only in case or punctuation):
-            // number the later ones rather than let one overwrite another's charts.
-            for (int n = 2; !slugs.add(slug); n++) {
-                slug = base + "-" + n;
-            }
+            String slug = Slugs.unique(slugs, slug(key));
             groups.add(new ScalingGroup(slug, key.benchmark(), key.mode(), key.params(), unit, series));
         }
         return groups;
@@ -201,11 +194,7 @@ record ScalingGroup(
         for (Map.Entry<String, String> p : key.params().entrySet()) {
             s.append('-').append(p.getKey()).append('-').append(p.getValue());
         }
-        String slug = s.toString().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-")
-                .replaceAll("^-+|-+$", "");
-        // Keep file names well under file-system limits even with many long params; the title and
-        // the summary still name everything.
-        return slug.length() <= 120 ? slug : slug.substring(0, 120).replaceAll("-+$", "");
+        return Slugs.of(s.toString());
     }
 
     /** What makes a group: everything but the protocol and the thread count. */

@@ -42,11 +42,12 @@ final class SummaryWriter {
         md.append("| input | JMH | VM | VM version | JVM arguments |\n|---|---|---|---|---|\n");
         for (Map.Entry<Path, Set<Provenance>> f : byFile.entrySet()) {
             for (Provenance p : f.getValue()) {
-                md.append("| ").append(cell(code(f.getKey().toString())))
-                        .append(" | ").append(cell(p.jmhVersion()))
-                        .append(" | ").append(cell(p.vmName()))
-                        .append(" | ").append(cell(p.vmVersion()))
-                        .append(" | ").append(p.jvmArgs().isEmpty() ? "(none)" : cell(code(String.join(" ", p.jvmArgs()))))
+                md.append("| ").append(Markdown.cell(Markdown.code(f.getKey().toString())))
+                        .append(" | ").append(Markdown.cell(p.jmhVersion()))
+                        .append(" | ").append(Markdown.cell(p.vmName()))
+                        .append(" | ").append(Markdown.cell(p.vmVersion()))
+                        .append(" | ").append(p.jvmArgs().isEmpty() ? "(none)"
+                                : Markdown.cell(Markdown.code(String.join(" ", p.jvmArgs()))))
                         .append(" |\n");
             }
         }
@@ -55,9 +56,9 @@ final class SummaryWriter {
 
     private static void group(StringBuilder md, ScalingGroup g) {
         md.append("## ").append(g.title()).append("\n\n");
-        md.append("Benchmark ").append(code(g.benchmark())).append(", mode ").append(g.mode());
+        md.append("Benchmark ").append(Markdown.code(g.benchmark())).append(", mode ").append(g.mode());
         if (!g.params().isEmpty()) {
-            md.append(", params ").append(code(g.params().toString()));
+            md.append(", params ").append(Markdown.code(g.params().toString()));
         }
         md.append(".\n\n");
         md.append("![throughput](").append(g.throughputChart()).append(")\n");
@@ -74,10 +75,10 @@ final class SummaryWriter {
         md.append("---:|".repeat(g.threadCounts().size()));
         md.append('\n');
         for (ScalingGroup.Series s : g.series()) {
-            md.append("| ").append(cell(s.label(g.benchmark()))).append(" |");
+            md.append("| ").append(Markdown.cell(s.label(g.benchmark()))).append(" |");
             for (int t : g.threadCounts()) {
                 JmhResult r = s.points().get(t);
-                md.append(' ').append(r == null ? "–" : cell(score(r))).append(" |");
+                md.append(' ').append(r == null ? "–" : Markdown.cell(score(r))).append(" |");
             }
             md.append('\n');
         }
@@ -106,7 +107,7 @@ final class SummaryWriter {
                 continue;
             }
             Metric aborts = top.secondary().get(JmhResult.ABORTS);
-            list.append("- ").append(cell(s.label(g.benchmark()))).append(", ")
+            list.append("- ").append(Markdown.cell(s.label(g.benchmark()))).append(", ")
                     .append(Formats.threads(top.threads())).append(':');
             String sep = " ";
             for (Map.Entry<String, Metric> c : causes.entrySet()) {
@@ -125,19 +126,5 @@ final class SummaryWriter {
         if (list.length() > 0) {
             md.append("Aborts by cause at the highest thread count:\n\n").append(list).append('\n');
         }
-    }
-
-    /** Text for a table cell: a '|' would end the cell, so it is escaped (in code spans too, as GFM reads them). */
-    private static String cell(String text) {
-        return text.isEmpty() ? "–" : text.replace("|", "\\|");
-    }
-
-    /** Text as inline code; the backtick fence is made longer than any run of backticks inside. */
-    private static String code(String text) {
-        String fence = "`";
-        while (text.contains(fence)) {
-            fence += "`";
-        }
-        return text.startsWith("`") || text.endsWith("`") ? fence + " " + text + " " + fence : fence + text + fence;
     }
 }

@@ -1,9 +1,13 @@
 /**
- * {@link io.jato.jmh.charts.ScalingCharts}: renders JMH JSON results as scaling charts (throughput
- * and abort rate against the thread count, one line per protocol) and a Markdown summary.
+ * Chart tools of the benchmark jar: {@link io.jato.jmh.charts.ScalingCharts} renders JMH JSON
+ * results as scaling charts (throughput and abort rate against the thread count, one line per
+ * protocol); {@link io.jato.jmh.charts.RunCharts} renders the workload runner's JSON reports
+ * ({@code ./jato ... --json}) as throughput-over-time, latency-percentile, protocol-comparison and
+ * scaling charts. Each writes PNGs and a Markdown summary, checks all its input before writing
+ * anything, and publishes the summary last.
  *
- * <p>A tool of the benchmark jar, not part of any benchmark: it runs after JMH, on the files
- * {@code -rf json -rff FILE} wrote, and is shaded into {@code benchmarks.jar} with the two libraries
- * it reads and draws with (Gson, XChart; {@code docs/dependencies.md}).
+ * <p>Tools, not part of any benchmark: they run after JMH or the runner, on the files those wrote,
+ * and are shaded into {@code benchmarks.jar} with the two libraries they read and draw with (Gson,
+ * XChart; {@code docs/dependencies.md}). {@code ./jato plot} runs RunCharts.
  */
 package io.jato.jmh.charts;

@@ -64,19 +64,7 @@ class ScalingChartsBadInputTest {
 
     @Test
     void usageErrorsExitWithTwo() throws Exception {
-        Streams none = new Streams();
-        assertEquals(2, ScalingCharts.run(new String[0], none.out, none.err));
-        assertTrue(none.err().startsWith("usage: "), none.err());
-
-        Streams onlyOut = new Streams();
-        assertEquals(2, ScalingCharts.run(new String[] {dir.toString()}, onlyOut.out, onlyOut.err));
-        assertTrue(onlyOut.err().contains("no result files"), onlyOut.err());
-
-        Path file = write("not-a-dir", "x");
-        Streams fileOut = new Streams();
-        assertEquals(2, ScalingCharts.run(new String[] {file.toString(), ScalingChartsTest.fixture().toString()},
-                fileOut.out, fileOut.err));
-        assertTrue(fileOut.err().contains(file + ": exists and is not a directory"), fileOut.err());
+        Refusals.assertUsageErrors(ScalingCharts.COMMAND, dir, ScalingChartsTest.fixture());
     }
 
     @Test
@@ -95,20 +83,7 @@ class ScalingChartsBadInputTest {
 
     /** Refused by render (the message) and by the command line (status 2, stderr), with nothing written. */
     private void assertRefused(Path input, String problem) throws Exception {
-        Path out = dir.resolve("out-" + input.getFileName());
-
-        ResultsInputException e = assertThrows(ResultsInputException.class,
-                () -> ScalingCharts.render(out, List.of(input)));
-        assertTrue(e.getMessage().startsWith(input.toString() + ": "), "names the file: " + e.getMessage());
-        assertTrue(e.getMessage().contains(problem), "says " + problem + ": " + e.getMessage());
-        assertFalse(Files.exists(out), "nothing written for " + input);
-
-        Streams streams = new Streams();
-        int status = ScalingCharts.run(new String[] {out.toString(), input.toString()}, streams.out, streams.err);
-        assertEquals(2, status, streams.err());
-        assertEquals("ScalingCharts: " + e.getMessage() + System.lineSeparator(), streams.err());
-        assertEquals("", streams.out());
-        assertFalse(Files.exists(out.resolve(ScalingCharts.SUMMARY)), "no summary.md");
+        Refusals.assertRefused(ScalingCharts.COMMAND, dir.resolve("out-" + input.getFileName()), input, problem);
     }
 
     private Path write(String name, String text) throws Exception {
