@@ -18,8 +18,9 @@ import io.jato.stm.TxnType;
  *   <li><b>No allocation when an event is off</b>: an event object is created only when a
  *       recording has it enabled.</li>
  *   <li><b>Never fails a transaction.</b> An event that cannot be recorded (any throwable while
- *       filling or committing it, {@code OutOfMemoryError} included) is dropped: telemetry must not
- *       turn a commit into an exception or stop a rollback half-way.</li>
+ *       registering, filling or committing it, {@code OutOfMemoryError} included) is dropped:
+ *       telemetry must not turn a commit into an exception or stop a rollback half-way. If the
+ *       registration itself fails, the JVM runs without Jato's events from then on.</li>
  *   <li>Works without the {@code jdk.jfr} module (a trimmed runtime image): everything is then a
  *       no-op. Signatures carry no JFR type, so the callers load none.</li>
  * </ul>
@@ -40,14 +41,36 @@ public final class Events {
      */
     private static Jfr jfr() {
         Jfr j = jfr;
-        if (j != null || !AVAILABLE) {
+        if (j != null || !AVAILABLE || registrationFailed) {
             return j;
         }
-        return Jfr.ifStarted();
+        try {
+            return Jfr.ifStarted();
+        } catch (Throwable t) {
+            // Registration runs inside a transaction (even inside a rollback, before its locks are
+            // released): it must not throw there. A JVM that cannot register the events - out of
+            // memory at that moment, or a JFR that refuses them - runs without them from now on,
+            // rather than paying a failed registration per transaction.
+            registrationFailed = true;
+            return null;
+        }
+    }
+
+    /** Set once if registering the events threw (see {@link #jfr()}); never cleared but by tests. */
+    private static volatile boolean registrationFailed;
+
+    /** For tests: the next registration throws this instead of registering. */
+    static volatile Error failNextRegistration;
+
+    /** For tests: forgets the registration and its failure, so the next call registers again. */
+    static synchronized void resetForTests() {
+        jfr = null;
+        registrationFailed = false;
     }
 
     /**
-     * Starts the event of a transaction about to run its first attempt.
+     * Starts the event of a transaction about to run its first attempt. Like every method here,
+     * never throws.
      *
      * @return an opaque handle for {@link #endTransaction}, or null when no recording wants it
      */
@@ -138,6 +161,11 @@ public final class Events {
             synchronized (Jfr.class) {
                 Jfr j = jfr;
                 if (j == null) {
+                    Error fail = failNextRegistration;
+                    if (fail != null) {
+                        failNextRegistration = null;
+                        throw fail;
+                    }
                     j = new Jfr();
                     jfr = j;
                 }

@@ -25,8 +25,8 @@ public final class TransactionEvent extends StoreEvent {
     int attempts;
 
     @Label("Outcome")
-    @Description("committed, user-abort (txn.abort()), exception (the body's, rethrown), gave-up (maxAttempts)"
-            + " or failed (an internal failure, rethrown)")
+    @Description("committed, user-abort (txn.abort()), exception (the body's or an internal failure, rethrown)"
+            + " or gave-up (maxAttempts)")
     String outcome;
 
     @Label("Read-Only")

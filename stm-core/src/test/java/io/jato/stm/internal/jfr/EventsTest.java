@@ -67,6 +67,39 @@ class EventsTest {
         }
     }
 
+    /**
+     * Registering the events runs inside a transaction: an OutOfMemoryError there must not reach
+     * the caller (nor, on a rollback, skip the release of its locks). The JVM then runs without
+     * the events, and the thread's transactions go on.
+     */
+    @Test
+    @Order(3)
+    void aRegistrationThatFailsLeavesTheTransactionAndTheThreadAlone() {
+        Stm stm = Stm.builder().name("events-registration").build();
+        Events.resetForTests();
+        Events.failNextRegistration = new OutOfMemoryError("injected into the registration");
+        try (Recording r = new Recording()) {
+            r.enable("io.jato.Transaction");
+            r.enable("io.jato.Abort");
+            r.start();
+            io.jato.stm.TxnAbortedException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    io.jato.stm.TxnAbortedException.class, () -> stm.run(t -> {
+                        throw t.abort();
+                    }), "the user's abort, not the registration's error");
+            assertEquals(io.jato.stm.AbortCause.USER_ABORT, e.abortCause());
+            assertEquals(Integer.valueOf(7), stm.atomic(t -> 7), "the thread runs transactions afterwards");
+            assertFalse(Events.registered(), "a failed registration is not retried per transaction");
+            assertEquals(1, stm.statistics().commits());
+        } finally {
+            Events.failNextRegistration = null;
+            Events.resetForTests();
+        }
+        try (Recording r = new Recording()) {
+            r.start();
+            assertTrue(Events.registered(), "registered again after the reset");
+        }
+    }
+
     @Test
     void starvationIsReportedAt16And64And256AbortedAttempts() {
         List<Integer> marks = new java.util.ArrayList<>();
