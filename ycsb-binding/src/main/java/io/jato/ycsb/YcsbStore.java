@@ -8,6 +8,8 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.jato.collections.TxSortedMap;
 import io.jato.stm.AbortCause;
@@ -170,6 +172,9 @@ final class YcsbStore {
             }
             String workload = props.getProperty(Client.WORKLOAD_PROPERTY);
             if (!isWorkload(workload, CoreWorkload.class)) {
+                if (workload == null) {
+                    return false; // not run by YCSB's client, which requires the property
+                }
                 log.println("[JATO] no records loaded before the run: " + Client.WORKLOAD_PROPERTY + "=" + workload
                         + " is not a CoreWorkload (set " + Settings.PRELOAD + "=false to silence this)");
                 return false;
@@ -190,16 +195,65 @@ final class YcsbStore {
                 throw new DBException("cannot build the workload that makes the records to load: " + e.getMessage(), e);
             }
             Loader db = new Loader(this);
-            for (long i = 0; i < count; i++) {
-                loader.doInsert(db, null);
-            }
+            int threads = loadThreads(props, count);
+            AtomicLong claimed = new AtomicLong();
+            Runnable load = () -> {
+                while (claimed.getAndIncrement() < count) {
+                    loader.doInsert(db, null);
+                }
+            };
+            runOnThreads(threads, load);
             baseline = stm.statistics();
-            log.printf(java.util.Locale.ROOT, "[JATO] loaded %d records in %.1f s (%s=%s), %s%n", db.loaded,
+            log.printf(java.util.Locale.ROOT, "[JATO] loaded %d records on %d threads in %.1f s (%s=%s), %s%n",
+                    db.loaded.get(), threads,
                     (System.nanoTime() - start) / 1e9, Settings.PROTOCOL, settings.protocol(), beforeClock
                             ? "before the measured run"
                             : "inside YCSB's measured run time (-p " + Client.WORKLOAD_PROPERTY + "="
                                     + JatoWorkload.class.getName() + " loads before the clock starts)");
             return true;
+        }
+    }
+
+    /** As many loading threads as the run has client threads, at most one per processor. */
+    private static int loadThreads(Properties props, long count) {
+        int clientThreads;
+        try {
+            clientThreads = Integer.parseInt(props.getProperty(Client.THREAD_COUNT_PROPERTY, "1").trim());
+        } catch (NumberFormatException e) {
+            clientThreads = 1;
+        }
+        long n = Math.min(Math.min(clientThreads, Runtime.getRuntime().availableProcessors()), count);
+        return (int) Math.max(1, n);
+    }
+
+    /** Runs {@code task} on {@code threads} threads (this one among them) and waits for all. */
+    private static void runOnThreads(int threads, Runnable task) throws DBException {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Runnable guarded = () -> {
+            try {
+                task.run();
+            } catch (RuntimeException | Error e) {
+                failure.compareAndSet(null, e);
+            }
+        };
+        List<Thread> others = new ArrayList<>();
+        for (int i = 1; i < threads; i++) {
+            Thread t = new Thread(guarded, "jato-ycsb-load-" + i);
+            t.setDaemon(true);
+            t.start();
+            others.add(t);
+        }
+        guarded.run();
+        try {
+            for (Thread t : others) {
+                t.join();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DBException("interrupted while loading the records", e);
+        }
+        if (failure.get() != null) {
+            throw new DBException("loading the records failed: " + failure.get(), failure.get());
         }
     }
 
@@ -218,7 +272,7 @@ final class YcsbStore {
     /** The load phase's target: inserts through the maps' non-transactional views. */
     private static final class Loader extends site.ycsb.DB {
         private final YcsbStore store;
-        long loaded;
+        final AtomicLong loaded = new AtomicLong();
 
         Loader(YcsbStore store) {
             this.store = store;
@@ -227,7 +281,7 @@ final class YcsbStore {
         @Override
         public Status insert(String table, String key, Map<String, site.ycsb.ByteIterator> values) {
             store.table(table).single().put(key, Row.create(store.stm, Fields.of(values)));
-            loaded++;
+            loaded.incrementAndGet();
             return Status.OK;
         }
 
