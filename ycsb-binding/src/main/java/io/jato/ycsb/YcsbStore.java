@@ -72,8 +72,9 @@ final class YcsbStore {
                 try {
                     stm = b.build();
                 } catch (IllegalArgumentException e) {
-                    throw new DBException(Settings.PROTOCOL + "=" + settings.protocol() + ", " + Settings.OPTIONS + "="
-                            + settings.options() + ": " + e.getMessage(), e);
+                    throw new DBException("cannot build the Jato store (" + Settings.PROTOCOL + "=" + settings.protocol()
+                            + (settings.options().isEmpty() ? "" : ", " + Settings.OPTIONS + "=" + settings.options())
+                            + "): " + e.getMessage(), e);
                 }
                 current = new YcsbStore(stm, settings);
             } else if (!current.settings.sameStore(settings)) {
