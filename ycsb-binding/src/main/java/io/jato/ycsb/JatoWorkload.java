@@ -252,11 +252,6 @@ public class JatoWorkload extends CoreWorkload {
         return (int) Math.min(Integer.MAX_VALUE, nanos / 1000);
     }
 
-    /** @return the settings read by {@link #init} (for tests) */
-    Settings settings() {
-        return settings;
-    }
-
     /** @return the store joined by {@link #init} (for tests) */
     YcsbStore store() {
         return store;
