@@ -28,7 +28,8 @@ usage() {
 Usage: jmh/peers.sh --out DIR [options]
 
 Runs every Peer*Benchmark at each thread count (one JMH run per count, all systems and
-transactions in it), writes peers-t<N>.json and peers-t<N>.log per count and machine.txt into DIR,
+transactions in it), writes peers-t<N>.json (results), peers-t<N>.log (JMH's report) and
+peers-t<N>.out (the benchmarks' check lines) per count and machine.txt into DIR,
 then renders the bar charts (peers-t<N>.png per count, peers-<transaction>.png per transaction) and
 summary.md there. A benchmark whose invariant check fails gets no score; the script lists those at
 the end and exits with status 1.
@@ -134,12 +135,17 @@ for t in $threads; do
         read -r -a extra <<< "$jmh_extra"
         jmh_args+=("${extra[@]}")
     fi
-    # A benchmark whose check fails after its trial gets no score: JMH reports the error and goes on
-    # with the next one. The log has the failures; they are listed at the end.
-    if ! "$java_bin" -jar "$jar" "${jmh_args[@]}" || grep -q -F '<failure>' "$out/$name.log"; then
-        failed+=("$name")
-        echo "peers: $name had a failure (see $out/$name.log)" >&2
-        grep -B2 -A3 'invariant violated' "$out/$name.log" >&2 || true
+    # JMH's report goes to the .log (-o); what the benchmark JVMs print themselves, the check lines
+    # after set-up and after each trial ([peer] ..., [jato] ...), to the .out. A benchmark whose
+    # check fails gets no score: JMH reports the error in the .log and goes on with the next one;
+    # the failures are listed at the end.
+    if ! "$java_bin" -jar "$jar" "${jmh_args[@]}" > "$out/$name.out" || grep -q -F '<failure>' "$out/$name.log"; then
+        # The benchmark (and its params) that each <failure> in the log belongs to.
+        which="$(awk '/^# Benchmark: /{b=$3; p=""} /^# Parameters: /{p=" " substr($0, 15)} /<failure>/{print b p}' \
+            "$out/$name.log" | sed 's/^io\.jato\.jmh\.//; s/ *$//' | paste -sd ';' -)"
+        failed+=("$name: ${which:-see the log}")
+        echo "peers: $name had a failure (see $out/$name.log): ${which:-?}" >&2
+        grep -h -m3 'invariant violated' "$out/$name.log" >&2 || true
     fi
     sed -n '/^Benchmark  /,$p' "$out/$name.log" >&2
     if [[ -s "$out/$name.json" ]] && grep -q '"benchmark"' "$out/$name.json"; then
@@ -153,6 +159,7 @@ if (( charts )) && (( ${#inputs[@]} )); then
     echo "peers: charts and summary in $out/summary.md" >&2
 fi
 if (( ${#failed[@]} )); then
-    echo "peers: failures (no score for the benchmarks that failed): ${failed[*]}" >&2
+    echo "peers: failures (no score for the benchmarks that failed):" >&2
+    printf '  %s\n' "${failed[@]}" >&2
     exit 1
 fi
