@@ -2,7 +2,9 @@ package io.jato.jmh;
 
 import clojure.java.api.Clojure;
 import clojure.lang.IFn;
+import clojure.lang.IPersistentMap;
 import clojure.lang.LockingTransaction;
+import clojure.lang.PersistentHashMap;
 import clojure.lang.Ref;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -23,6 +25,13 @@ import java.util.concurrent.Callable;
  *
  * <p>Clojure's refs give snapshot isolation: a ref only read is not validated at commit (Clojure's
  * {@code ensure} would protect it); every benchmark here writes what its invariant depends on.
+ *
+ * <p>The map workload ({@link PeerMapBenchmark}) keeps the map as Clojure programs do: one
+ * {@code Ref} holding a {@link PersistentHashMap}, looked up with {@code valAt} on the value
+ * {@code deref} returns, and written with {@code (ref-set m (-> @m (assoc k v) (dissoc r)))}. The
+ * whole map is one ref, so every writing transaction conflicts with every other one (Clojure retries
+ * all but one) and writers are serial; lookups read one immutable snapshot and never conflict. Each
+ * write allocates the changed path of the persistent map.
  *
  * <p>Allocation forced by the API: Clojure creates a {@code LockingTransaction} (and its maps) per
  * outermost transaction, {@code commute} conses its function and arguments, and a {@code Ref}
@@ -233,6 +242,69 @@ public final class ClojurePeer {
                 }
             }
             sum = s;
+            return null;
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class Entries extends PeerMapBenchmark.MapBase {
+        Ref map;
+
+        @Override
+        void load() {
+            IPersistentMap m = PersistentHashMap.EMPTY;
+            for (int i = 0; i < keys; i++) {
+                m = m.assoc(loadedKeys[i], loadedValues[i]);
+            }
+            map = new Ref(m);
+        }
+
+        @Override
+        String system() {
+            return "clojure";
+        }
+
+        @Override
+        Long[] values() {
+            IPersistentMap m = (IPersistentMap) map.deref();
+            return each(k -> (Long) m.valAt(space[k]));
+        }
+
+        @Override
+        long size() {
+            return ((IPersistentMap) map.deref()).count();
+        }
+    }
+
+    /** {@code valAt} on {@code @m}; {@code (ref-set m (-> @m (assoc k v) (dissoc r)))} if it writes. */
+    @State(Scope.Thread)
+    public static class MapOps extends PeerMapBenchmark.OpsBase {
+        Ref map;
+        final Callable<Object> body = this::transact;
+
+        @Setup(Level.Trial)
+        public void init(Entries shared, ThreadParams thread) {
+            initOps(shared, thread);
+            map = shared.map;
+        }
+
+        private Object transact() {
+            IPersistentMap m = (IPersistentMap) map.deref();
+            long s = 0;
+            for (int i = 0; i < PeerMapBenchmark.LOOKUPS; i++) {
+                Object v = m.valAt(boxedKey(i));
+                s += v == null ? 0 : (Long) v;
+            }
+            sum = s;
+            Long value = putValue();
+            if (value != null) {
+                Long put = boxedKey(PeerMapBenchmark.PUT);
+                Long removed = boxedKey(PeerMapBenchmark.REMOVE);
+                didInsert = !m.containsKey(put);
+                IPersistentMap next = m.assoc(put, value);
+                didRemove = next.containsKey(removed);
+                map.set(next.without(removed));
+            }
             return null;
         }
     }

@@ -7,13 +7,15 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.ThreadParams;
 
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The global-lock baseline of the peer comparison: plain {@code long} fields and arrays, and every
  * transaction the same work done while holding one {@link ReentrantLock} per benchmark (readers
  * included). It is correct and serial: what an STM has to beat once threads contend, and the
- * floor of its cost when they do not. Nothing allocates.
+ * floor of its cost when they do not. Nothing allocates, except the map workload's
+ * {@link HashMap} (a node per insert).
  *
  * <pre>
  * java -jar jmh/target/benchmarks.jar 'Peer.*Benchmark\.globalLock' -prof gc
@@ -163,6 +165,54 @@ public final class GlobalLockPeer {
                 }
             }
             sum = s;
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class Entries extends PeerMapBenchmark.MapBase {
+        final ReentrantLock lock = new ReentrantLock();
+        HashMap<Long, Long> map;
+
+        @Override
+        void load() {
+            map = new HashMap<>(2 * space.length);
+            for (int i = 0; i < keys; i++) {
+                map.put(loadedKeys[i], loadedValues[i]);
+            }
+        }
+
+        @Override
+        String system() {
+            return "globalLock";
+        }
+
+        @Override
+        Long[] values() {
+            lock.lock();
+            try {
+                return each(k -> map.get(space[k]));
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        long size() {
+            lock.lock();
+            try {
+                return map.size();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** {@code transact(map)}, the shared body of the {@code java.util.Map}s, with the lock held. */
+    @State(Scope.Thread)
+    public static class MapOps extends PeerMapBenchmark.OpsBase {
+        @Setup(Level.Trial)
+        public void init(Entries shared, ThreadParams thread) {
+            initOps(shared, thread);
         }
     }
 }

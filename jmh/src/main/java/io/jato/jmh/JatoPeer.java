@@ -1,8 +1,11 @@
 package io.jato.jmh;
 
+import io.jato.collections.TxHashMap;
 import io.jato.collections.TxLong;
+import io.jato.collections.TxLongSortedMap;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
+import io.jato.stm.TxnFunction;
 import io.jato.stm.TxnRunnable;
 
 import org.openjdk.jmh.annotations.Level;
@@ -15,13 +18,14 @@ import org.openjdk.jmh.infra.ThreadParams;
 /**
  * Jato's states for the peer comparison where Jato's own benchmarks have no like-for-like
  * transaction: the peers keep one transactional reference per value, so here Jato keeps one
- * {@link TxLong} per value too (a counter, an array of accounts, an array of counters). The
- * read-only sum needs none: {@link ReadOnlySumBenchmark}'s states are that already, and the
+ * {@link TxLong} per value too (a counter, an array of accounts, an array of counters); and the
+ * map workload's two maps ({@link TxHashMap}, {@link TxLongSortedMap}), whose lookup-only
+ * transactions are declared read-only. The read-only sum needs none: {@link ReadOnlySumBenchmark}'s states are that already, and the
  * {@code jatoCounter} and {@code jatoMap} variants reuse {@link CounterBenchmark}'s and
  * {@link TransferBenchmark}'s.
  *
  * <p>Every body is created once per thread and reads its inputs from fields; no operation
- * allocates. After each trial: the benchmark's invariant, no {@code TxLong} left locked, and the
+ * allocates, except what a map allocates to insert a key. After each trial: the benchmark's invariant, no {@code TxLong} left locked, and the
  * store's commit and abort counts printed ({@link Trials}).
  *
  * <pre>
@@ -215,6 +219,173 @@ public final class JatoPeer {
                 }
             }
             sum = s;
+        }
+    }
+
+    /** @throws IllegalStateException with {@code problem} unless it is null (a map's {@code checkQuiescent}) */
+    static void quiescent(String problem) {
+        if (problem != null) {
+            throw new IllegalStateException(problem);
+        }
+    }
+
+    /**
+     * Runs one transaction of the map workload: {@code body} in {@link Stm#run} if it writes, else
+     * {@code lookups} in {@link Stm#readOnly}, the declaration Jato's user guide recommends for a
+     * transaction that only reads.
+     */
+    static void transact(Stm stm, boolean writes, TxnRunnable body, TxnFunction<?> lookups) {
+        if (writes) {
+            stm.run(body);
+        } else {
+            stm.readOnly(lookups);
+        }
+    }
+
+    /** What the Jato maps share: the store, its protocol, and its report after the check. */
+    @State(Scope.Benchmark)
+    public abstract static class JatoEntries extends PeerMapBenchmark.MapBase {
+        @Param("occ")
+        public String protocol;
+
+        Stm stm;
+
+        @Override
+        void check(String phase) {
+            super.check(phase);
+            Trials.report(PeerMapBenchmark.NAME, phase, stm);
+        }
+    }
+
+    /** A {@code TxHashMap<Long, Long>} sized for the key space. */
+    @State(Scope.Benchmark)
+    public static class Entries extends JatoEntries {
+        TxHashMap<Long, Long> map;
+
+        @Override
+        void load() {
+            stm = Stm.builder().protocol(protocol).build();
+            map = new TxHashMap<>(stm, space.length);
+            TxHashMap.Single<Long, Long> loader = map.single();
+            for (int i = 0; i < keys; i++) {
+                loader.put(loadedKeys[i], loadedValues[i]);
+            }
+        }
+
+        @Override
+        String system() {
+            return "jato";
+        }
+
+        @Override
+        Long[] values() {
+            quiescent(map.checkQuiescent());
+            return each(k -> map.single().get(space[k]));
+        }
+
+        @Override
+        long size() {
+            return map.single().size();
+        }
+    }
+
+    /** {@code get}, {@code put} and {@code remove} with boxed keys. */
+    @State(Scope.Thread)
+    public static class MapOps extends PeerMapBenchmark.OpsBase {
+        Stm stm;
+        TxHashMap<Long, Long> map;
+        final TxnRunnable body = this::transact;
+        final TxnFunction<Object> lookups = txn -> {
+            transact(txn);
+            return null;
+        };
+
+        @Setup(Level.Trial)
+        public void init(Entries shared, ThreadParams thread) {
+            initOps(shared, thread);
+            stm = shared.stm;
+            map = shared.map;
+        }
+
+        private void transact(Txn txn) {
+            final TxHashMap<Long, Long> m = map;
+            long s = 0;
+            for (int i = 0; i < PeerMapBenchmark.LOOKUPS; i++) {
+                Long v = m.get(txn, boxedKey(i));
+                s += v == null ? 0 : v;
+            }
+            sum = s;
+            Long value = putValue();
+            if (value != null) {
+                didInsert = m.put(txn, boxedKey(PeerMapBenchmark.PUT), value) == null;
+                didRemove = m.remove(txn, boxedKey(PeerMapBenchmark.REMOVE)) != null;
+            }
+        }
+    }
+
+    /** A {@code TxLongSortedMap<Long>} with the default layout. */
+    @State(Scope.Benchmark)
+    public static class SortedEntries extends JatoEntries {
+        TxLongSortedMap<Long> map;
+
+        @Override
+        void load() {
+            stm = Stm.builder().protocol(protocol).build();
+            map = new TxLongSortedMap<>(stm);
+            TxLongSortedMap.Single<Long> loader = map.single();
+            for (int i = 0; i < keys; i++) {
+                loader.put(loadedKeys[i], loadedValues[i]);
+            }
+        }
+
+        @Override
+        String system() {
+            return "jatoSorted";
+        }
+
+        @Override
+        Long[] values() {
+            quiescent(map.checkQuiescent());
+            return each(map.single()::get);
+        }
+
+        @Override
+        long size() {
+            return map.single().size();
+        }
+    }
+
+    /** {@code get}, {@code put} and {@code remove} on the sorted map. */
+    @State(Scope.Thread)
+    public static class SortedMapOps extends PeerMapBenchmark.OpsBase {
+        Stm stm;
+        TxLongSortedMap<Long> map;
+        final TxnRunnable body = this::transact;
+        final TxnFunction<Object> lookups = txn -> {
+            transact(txn);
+            return null;
+        };
+
+        @Setup(Level.Trial)
+        public void init(SortedEntries shared, ThreadParams thread) {
+            initOps(shared, thread);
+            stm = shared.stm;
+            map = shared.map;
+        }
+
+        private void transact(Txn txn) {
+            final TxLongSortedMap<Long> m = map;
+            long s = 0;
+            for (int i = 0; i < PeerMapBenchmark.LOOKUPS; i++) {
+                Long v = m.get(txn, key(i));
+                s += v == null ? 0 : v;
+            }
+            sum = s;
+            Long value = putValue();
+            if (value != null) {
+                didInsert = m.put(txn, key(PeerMapBenchmark.PUT), value) == null;
+                didRemove = m.remove(txn, key(PeerMapBenchmark.REMOVE)) != null;
+            }
         }
     }
 }

@@ -7,11 +7,15 @@ import org.multiverse.api.TxnExecutor;
 import org.multiverse.api.callables.TxnLongCallable;
 import org.multiverse.api.callables.TxnVoidCallable;
 import org.multiverse.api.references.TxnLong;
+import org.multiverse.api.references.TxnRef;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.ThreadParams;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Multiverse's states for the peer comparison, written as its documentation recommends: the global
@@ -213,6 +217,81 @@ public final class MultiversePeer {
                 }
             }
             sum = s;
+        }
+    }
+
+    /** Creates a key's ref, holding null (absent), on the key's first put. */
+    private static final Function<Long, TxnRef<Long>> NEW_REF = k -> StmUtils.newTxnRef();
+
+    @State(Scope.Benchmark)
+    public static class Entries extends PeerMapBenchmark.MapBase {
+        final TxnExecutor readOnly = GlobalStmInstance.getGlobalStmInstance().newTxnFactoryBuilder()
+                .setReadonly(true).newTxnExecutor();
+        ConcurrentHashMap<Long, TxnRef<Long>> refs;
+
+        @Override
+        void load() {
+            refs = new ConcurrentHashMap<>(2 * space.length);
+            for (int i = 0; i < keys; i++) {
+                refs.put(loadedKeys[i], StmUtils.newTxnRef(loadedValues[i]));
+            }
+        }
+
+        @Override
+        String system() {
+            return "multiverse";
+        }
+
+        @Override
+        Long[] values() {
+            return each(k -> {
+                TxnRef<Long> r = refs.get(space[k]);
+                return r == null ? null : r.atomicGet();
+            });
+        }
+
+        /** The refs that hold a value, in one transaction. */
+        @Override
+        long size() {
+            return StmUtils.atomic((TxnLongCallable) txn -> {
+                long n = 0;
+                for (TxnRef<Long> r : refs.values()) {
+                    n += r.get(txn) == null ? 0 : 1;
+                }
+                return n;
+            });
+        }
+    }
+
+    /** Per lookup {@code get(txn)} of the key's ref (none: absent); {@code getAndSet} to put and to remove. */
+    @State(Scope.Thread)
+    public static class MapOps extends PeerMapBenchmark.OpsBase {
+        TxnExecutor readOnly;
+        ConcurrentHashMap<Long, TxnRef<Long>> refs;
+        final TxnVoidCallable body = this::transact;
+
+        @Setup(Level.Trial)
+        public void init(Entries shared, ThreadParams thread) {
+            initOps(shared, thread);
+            readOnly = shared.readOnly;
+            refs = shared.refs;
+        }
+
+        private void transact(Txn txn) {
+            final ConcurrentHashMap<Long, TxnRef<Long>> m = refs;
+            long s = 0;
+            for (int i = 0; i < PeerMapBenchmark.LOOKUPS; i++) {
+                TxnRef<Long> r = m.get(boxedKey(i));
+                Long v = r == null ? null : r.get(txn);
+                s += v == null ? 0 : v;
+            }
+            sum = s;
+            Long value = putValue();
+            if (value != null) {
+                didInsert = m.computeIfAbsent(boxedKey(PeerMapBenchmark.PUT), NEW_REF).getAndSet(txn, value) == null;
+                TxnRef<Long> r = m.get(boxedKey(PeerMapBenchmark.REMOVE));
+                didRemove = r != null && r.getAndSet(txn, null) != null;
+            }
         }
     }
 }

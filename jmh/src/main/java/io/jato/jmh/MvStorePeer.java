@@ -24,6 +24,11 @@ import org.openjdk.jmh.infra.ThreadParams;
  * value outside the pre-boxed range is boxed ({@link PeerCounterBenchmark},
  * {@link PeerReadWrite16Benchmark}; {@link PeerTransferBenchmark} writes pre-boxed balances).
  *
+ * <p>The map workload ({@link PeerMapBenchmark}) is the same {@code TransactionMap} used as a map:
+ * {@code get} to look up, {@code put} (which locks the row and returns the value it replaced, null
+ * for an insert) and {@code remove} (which returns the value removed) to write; its size is
+ * {@code sizeAsLong()} in a transaction.
+ *
  * <p>The threads count the conflicts they retried; the end-of-trial line reports the total, and
  * the check also requires no transaction left open.
  *
@@ -225,6 +230,53 @@ public final class MvStorePeer {
                 }
             }
             sum = s;
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class Entries extends PeerMapBenchmark.MapBase {
+        MvStoreMap store;
+
+        @Override
+        void load() {
+            store = closeAfterTrial(new MvStoreMap(loadedKeys, loadedValues));
+        }
+
+        @Override
+        String system() {
+            return "mvstore";
+        }
+
+        @Override
+        Long[] values() {
+            String problem = store.checkQuiescent();
+            if (problem != null) {
+                throw new IllegalStateException(problem);
+            }
+            Long[][] values = new Long[1][];
+            store.run(m -> values[0] = each(k -> m.get(space[k])));
+            return values[0];
+        }
+
+        @Override
+        long size() {
+            long[] size = new long[1];
+            store.run(m -> size[0] = m.sizeAsLong());
+            return size[0];
+        }
+    }
+
+    /** {@code get} per lookup; {@code put} and {@code remove} if it writes. */
+    @State(Scope.Thread)
+    public static class MapOps extends PeerMapBenchmark.OpsBase {
+        MvStoreMap store;
+        /** A {@code TransactionMap} is a {@code java.util.Map}: the shared body does the operations. */
+        final MvStoreMap.Body body = this::transact;
+
+        @Setup(Level.Trial)
+        public void init(Entries shared, ThreadParams thread) {
+            initOps(shared, thread);
+            store = shared.store;
         }
     }
 }

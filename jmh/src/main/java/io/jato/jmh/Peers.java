@@ -6,6 +6,7 @@ import org.openjdk.jmh.annotations.TearDown;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 /**
  * What the {@code Peer*Benchmark} classes share: the base of their systems' states, the per-thread
@@ -118,20 +119,26 @@ final class Peers {
             workers.add(w);
         }
 
-        synchronized long committed() {
+        /** @return the number of workers registered: the benchmark's thread count once the trial runs */
+        synchronized int size() {
+            return workers.size();
+        }
+
+        /** @return {@code count} summed over the workers */
+        synchronized long sum(ToLongFunction<Worker> count) {
             long n = 0;
             for (Worker w : workers) {
-                n += w.committed;
+                n += count.applyAsLong(w);
             }
             return n;
         }
 
-        synchronized long retries() {
-            long n = 0;
-            for (Worker w : workers) {
-                n += w.retries;
-            }
-            return n;
+        long committed() {
+            return sum(w -> w.committed);
+        }
+
+        long retries() {
+            return sum(w -> w.retries);
         }
     }
 }

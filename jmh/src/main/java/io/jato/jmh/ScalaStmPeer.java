@@ -8,6 +8,8 @@ import org.openjdk.jmh.infra.ThreadParams;
 import scala.concurrent.stm.Ref.View;
 import scala.concurrent.stm.japi.STM;
 
+import java.util.Map;
+
 /**
  * ScalaSTM's states for the peer comparison, written with its Java API as its documentation
  * recommends for Java users: values are {@code Ref.View}s made by {@link STM#newRef}, and a
@@ -21,6 +23,11 @@ import scala.concurrent.stm.japi.STM;
  * {@link PeerReadWrite16Benchmark}; {@link PeerTransferBenchmark} writes pre-boxed balances).
  * {@code STM.increment(ref, 1L)} is not used for the counter: it allocates a closure more than
  * {@code get} and {@code set}, and reads and writes the same way.
+ *
+ * <p>The map workload ({@link PeerMapBenchmark}) uses ScalaSTM's transactional map through the
+ * {@code java.util.Map} that {@link STM#newMap()} returns (a {@code TMap}'s view): inside
+ * {@code STM.atomic} its {@code get}, {@code put} and {@code remove} join the transaction; outside
+ * one, each is a transaction of its own (the load and the checks).
  *
  * <pre>
  * java -jar jmh/target/benchmarks.jar 'Peer.*Benchmark\.scalaStm' -prof gc
@@ -203,6 +210,47 @@ public final class ScalaStmPeer {
                 }
             }
             sum = s;
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class Entries extends PeerMapBenchmark.MapBase {
+        Map<Long, Long> map;
+
+        @Override
+        void load() {
+            map = STM.newMap();
+            for (int i = 0; i < keys; i++) {
+                map.put(loadedKeys[i], loadedValues[i]);
+            }
+        }
+
+        @Override
+        String system() {
+            return "scalaStm";
+        }
+
+        @Override
+        Long[] values() {
+            return each(k -> map.get(space[k]));
+        }
+
+        @Override
+        long size() {
+            return map.size();
+        }
+    }
+
+    /** {@code get}, {@code put} and {@code remove} on the map view, inside {@code STM.atomic}. */
+    @State(Scope.Thread)
+    public static class MapOps extends PeerMapBenchmark.OpsBase {
+        Map<Long, Long> map;
+        final Runnable body = () -> transact(map);
+
+        @Setup(Level.Trial)
+        public void init(Entries shared, ThreadParams thread) {
+            initOps(shared, thread);
+            map = shared.map;
         }
     }
 }

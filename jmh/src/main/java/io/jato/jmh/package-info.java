@@ -15,8 +15,9 @@
  *   <li>Nothing is allocated by the benchmark code itself: keys and values are boxed once at set-up
  *       ({@link io.jato.jmh.Data}), and every transaction body is created once per thread and only
  *       reads its inputs from fields, so no capturing lambda is allocated per operation. The one
- *       exception: the peers whose references hold only objects box the unbounded counter values
- *       they write (each such class says so, with what the peer's API allocates itself).</li>
+ *       exceptions: the peers whose references hold only objects box the unbounded counter values
+ *       they write (each such class says so, with what the peer's API allocates itself), and the
+ *       maps of {@link io.jato.jmh.PeerMapBenchmark} allocate what an insert needs.</li>
  *   <li>The STM states take the protocol as a {@code @Param} by name ({@code "occ"} by default), so
  *       another protocol is measured with {@code -p protocol=occ,<name>} once its module is on the
  *       class path. Baselines do not depend on that parameter and run once per benchmark class.</li>

@@ -46,6 +46,23 @@ final class JmhResultReader {
         return results;
     }
 
+    /**
+     * The entries of every file of {@code inputs}, in order.
+     *
+     * @throws ResultsInputException there are no inputs, or one is unusable (see {@link #read})
+     * @throws IOException reading failed for another reason
+     */
+    static List<JmhResult> readAll(List<Path> inputs) throws ResultsInputException, IOException {
+        if (inputs.isEmpty()) {
+            throw new ResultsInputException("no result files given");
+        }
+        List<JmhResult> results = new ArrayList<>();
+        for (Path input : inputs) {
+            results.addAll(read(input));
+        }
+        return results;
+    }
+
     private static JmhResult entry(Path file, int index, JsonElement element) throws ResultsInputException {
         if (!element.isJsonObject()) {
             throw new ResultsInputException(file, "entry " + index + ": not a JMH benchmark result (expected an object,"

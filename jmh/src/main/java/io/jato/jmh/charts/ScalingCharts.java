@@ -2,7 +2,6 @@ package io.jato.jmh.charts;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -68,13 +67,7 @@ public final class ScalingCharts {
      *     unless all were ready, and no summary.md is left without its charts)
      */
     public static List<Path> render(Path outDir, List<Path> inputs) throws ResultsInputException, IOException {
-        if (inputs.isEmpty()) {
-            throw new ResultsInputException("no result files given");
-        }
-        List<JmhResult> results = new ArrayList<>();
-        for (Path input : inputs) {
-            results.addAll(JmhResultReader.read(input));
-        }
+        List<JmhResult> results = JmhResultReader.readAll(inputs);
         List<ScalingGroup> groups = ScalingGroup.of(results);
 
         try (StagedOutput output = StagedOutput.create(outDir, ".scaling-charts-")) {

@@ -34,7 +34,7 @@ final class SummaryWriter {
     }
 
     /** One row per input file and distinct JMH/JVM combination (normally one per file). */
-    private static void provenance(StringBuilder md, List<JmhResult> results) {
+    static void provenance(StringBuilder md, List<JmhResult> results) {
         Map<Path, Set<Provenance>> byFile = new LinkedHashMap<>();
         for (JmhResult r : results) {
             byFile.computeIfAbsent(r.source(), f -> new LinkedHashSet<>()).add(r.provenance());
