@@ -75,6 +75,36 @@ class DocsLinksTest {
         assertTrue(broken.isEmpty(), "broken links:\n" + String.join("\n", broken));
     }
 
+    /**
+     * Every page of {@code docs/benchmarks/} but its index shows at least one chart: an image link
+     * to a PNG that exists (the tables' charts come from {@code ./jato plot --tables}; the
+     * directives and their tables are checked by the jmh module's {@code BenchmarkPagesTest}).
+     */
+    @Test
+    void everyBenchmarkPageShowsAChart() throws Exception {
+        Path dir = Build.root().resolve("docs/benchmarks");
+        List<Path> pages;
+        try (Stream<Path> files = Files.list(dir)) {
+            pages = files.filter(p -> p.toString().endsWith(".md") && !p.getFileName().toString().equals("README.md"))
+                    .sorted().toList();
+        }
+        assertTrue(pages.size() > 10, "found the benchmark pages: " + pages);
+        List<String> without = new ArrayList<>();
+        for (Path page : pages) {
+            boolean shows = false;
+            Matcher m = INLINE_LINK.matcher(withoutCode(Files.readString(page)));
+            while (m.find() && !shows) {
+                String link = m.group(1);
+                shows = m.group().startsWith("!") && link.endsWith(".png")
+                        && Files.isRegularFile(page.getParent().resolve(decode(link)).normalize());
+            }
+            if (!shows) {
+                without.add(Build.root().relativize(page).toString());
+            }
+        }
+        assertTrue(without.isEmpty(), "benchmark pages without a chart (![...](PAGE/charts/X.png)): " + without);
+    }
+
     @Test
     void slugsAreGitHubs() {
         assertTrue(slugs("## Add the dependency\n").contains("add-the-dependency"));

@@ -99,22 +99,48 @@ final class ChartRenderer {
      *
      * <p>The x axis is categorical: thread count i of {@code threads} sits at x = i ({@link
      * #position}), so 1, 2, 4, ... 64 are evenly spaced (log2-like for the usual powers of two)
-     * and any set of counts labels cleanly. XChart puts ticks on the data's x values when they are
-     * evenly spaced, as here; a tick between two counts (should it make one) gets no label.
+     * and any set of counts labels cleanly.
      */
     static XYChart threadsChart(String title, String yTitle, SortedSet<Integer> threads) {
+        XYChart chart = categoryLineChart(title, "threads", yTitle,
+                threads.stream().map(String::valueOf).toList());
+        chart.getStyler().setYAxisMin(0.0);
+        return chart;
+    }
+
+    /**
+     * A line chart whose x axis is categorical: category i of {@code categories} sits at x = i and
+     * is labelled with its name, so the categories are evenly spaced whatever they are. Styled as
+     * all the tools' charts ({@link #style}); long labels stand upright ({@link
+     * #fitCategoryLabels}). XChart puts ticks on the data's x values when they are evenly spaced,
+     * as here; a tick between two categories (should it make one) gets no label.
+     */
+    static XYChart categoryLineChart(String title, String xTitle, String yTitle, List<String> categories) {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .xAxisTitle("threads").yAxisTitle(yTitle).build();
+                .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
         XYStyler style = chart.getStyler();
         style(style, title);
         style.setDefaultSeriesRenderStyle(XYSeriesRenderStyle.Line);
-        style.setYAxisMin(0.0);
-        List<Integer> counts = new ArrayList<>(threads);
+        List<String> labels = List.copyOf(categories);
         style.setxAxisTickLabelsFormattingFunction(x -> {
             long i = Math.round(x);
-            return Math.abs(x - i) < 1e-9 && i >= 0 && i < counts.size() ? Integer.toString(counts.get((int) i)) : "";
+            return Math.abs(x - i) < 1e-9 && i >= 0 && i < labels.size() ? labels.get((int) i) : "";
         });
+        fitCategoryLabels(style, labels);
         return chart;
+    }
+
+    /**
+     * Labels side by side overlap once they are wider than the plot (about 7 px a character): then
+     * they stand upright, in a smaller font, each right under its category (at other angles XChart
+     * centres a label on its tick, so that it seems to belong to the neighbour).
+     */
+    static void fitCategoryLabels(AxesChartStyler style, List<String> categories) {
+        int longest = categories.stream().mapToInt(String::length).max().orElse(0);
+        if (categories.size() * longest * 7 > WIDTH - 100) {
+            style.setXAxisLabelRotation(90);
+            style.setAxisTickLabelsFont(style.getAxisTickLabelsFont().deriveFont(9f));
+        }
     }
 
     /** Where {@code threads} sits on the x axis of a {@link #threadsChart} of {@code all} counts. */

@@ -40,7 +40,9 @@ record ChartsCommand(String tool, String usage, String inputs, ChartsCommand.Ren
             err.println(args.length == 0 ? usage : tool + ": no " + inputs + " given\n" + usage);
             return 2;
         }
-        try {
+        // Not the input's fault (disk full, permissions on OUT_DIR, a rendering bug): nothing was
+        // published (StagedOutput).
+        return status(tool, usage, err, "failed, nothing written", () -> {
             Path outDir = Path.of(args[0]);
             if (Files.exists(outDir) && !Files.isDirectory(outDir)) {
                 err.println(tool + ": " + outDir + ": exists and is not a directory\n" + usage);
@@ -53,6 +55,24 @@ record ChartsCommand(String tool, String usage, String inputs, ChartsCommand.Ren
             List<Path> written = renderer.render(outDir, files);
             out.println(tool + ": wrote " + (written.size() - 1) + " charts and " + written.get(written.size() - 1));
             return 0;
+        });
+    }
+
+    /** A tool's work on its arguments, returning its exit status. */
+    @FunctionalInterface
+    interface Work {
+        int run() throws ResultsInputException, IOException;
+    }
+
+    /**
+     * Runs {@code work} and maps its failures to the status every chart tool exits with: an
+     * argument that is not a path (with the usage) or a refused input, 2, the message on
+     * {@code err} after the tool's name; a failure to write (disk, permissions, a bug), 1, with
+     * {@code failed} and the stack trace.
+     */
+    static int status(String tool, String usage, PrintStream err, String failed, Work work) {
+        try {
+            return work.run();
         } catch (InvalidPathException e) {
             err.println(tool + ": not a path: " + e.getInput() + "\n" + usage);
             return 2;
@@ -60,9 +80,7 @@ record ChartsCommand(String tool, String usage, String inputs, ChartsCommand.Ren
             err.println(tool + ": " + e.getMessage());
             return 2;
         } catch (IOException | RuntimeException e) {
-            // Not the input's fault (disk full, permissions on OUT_DIR, a rendering bug): say what
-            // failed; nothing was published (StagedOutput).
-            err.println(tool + ": failed, nothing written: " + e);
+            err.println(tool + ": " + failed + ": " + e);
             e.printStackTrace(err);
             return 1;
         }

@@ -169,14 +169,7 @@ final class RunChartRenderer {
         ChartRenderer.style(style, title);
         style.setYAxisMin(0.0);
         style.setyAxisTickLabelsFormattingFunction(yLabels);
-        // Labels side by side overlap once they are wider than the plot (about 7 px a character):
-        // then they stand upright, in a smaller font, each right under its bars (at other angles
-        // XChart centres a label on its tick, so that it seems to belong to the neighbour).
-        int longest = categories.stream().mapToInt(String::length).max().orElse(0);
-        if (categories.size() * longest * 7 > ChartRenderer.WIDTH - 100) {
-            style.setXAxisLabelRotation(90);
-            style.setAxisTickLabelsFont(style.getAxisTickLabelsFont().deriveFont(9f));
-        }
+        ChartRenderer.fitCategoryLabels(style, categories);
         if (series.values().stream().flatMap(List::stream).allMatch(v -> v == null || v == 0)) {
             style.setYAxisMax(1.0);
         }

@@ -57,16 +57,27 @@ final class StagedOutput implements Closeable {
         // The old summary goes first, the new one comes last, so that at no moment does a summary
         // stand beside files it does not describe.
         Files.deleteIfExists(outDir.resolve(summaryName));
-        List<Path> written = new ArrayList<>();
-        for (String name : staged) {
-            written.add(Files.move(staging.resolve(name), outDir.resolve(name), StandardCopyOption.REPLACE_EXISTING));
-        }
+        List<Path> written = publish();
         Path from = staging.resolve(summaryName);
         Path to = outDir.resolve(summaryName);
         try {
             written.add(Files.move(from, to, StandardCopyOption.ATOMIC_MOVE));
         } catch (AtomicMoveNotSupportedException e) {
             written.add(Files.move(from, to, StandardCopyOption.REPLACE_EXISTING));
+        }
+        return written;
+    }
+
+    /**
+     * Moves everything staged into OUT_DIR, in the order staged, replacing files of the same names;
+     * for output without a summary (the table charts, whose page is their summary).
+     *
+     * @return the files written
+     */
+    List<Path> publish() throws IOException {
+        List<Path> written = new ArrayList<>();
+        for (String name : staged) {
+            written.add(Files.move(staging.resolve(name), outDir.resolve(name), StandardCopyOption.REPLACE_EXISTING));
         }
         return written;
     }
