@@ -66,6 +66,8 @@ public final class Report {
         RunResult.Heap heap = r.heap();
         out.printf(Locale.ROOT, "heap         %s used at end; %s live after loading; max %s%n", mib(heap.usedBytes()),
                 mib(heap.loadedBytes()), heap.maxBytes() < 0 ? "undefined" : mib(heap.maxBytes()));
+        GcTotals gc = heap.gc();
+        out.printf(Locale.ROOT, "gc           %s; while measuring: %s%n", gc.collectors(), gcWork(gc, r.measuredNanos()));
         out.printf(Locale.ROOT, "check        %s: %s%n", r.check().passed() ? "OK" : "FAILED", r.check().summary());
     }
 
@@ -149,6 +151,12 @@ public final class Report {
         heap.put("used_bytes", r.heap().usedBytes());
         heap.put("loaded_bytes", r.heap().loadedBytes());
         heap.put("max_bytes", r.heap().maxBytes());
+        GcTotals gc = r.heap().gc();
+        Map<String, Object> gcMap = new LinkedHashMap<>();
+        gcMap.put("collectors", gc.collectors());
+        gcMap.put("collections", gc.count());
+        gcMap.put("time_ms", gc.millis());
+        heap.put("gc", gcMap);
         m.put("heap", heap);
 
         Map<String, Object> check = new LinkedHashMap<>();
@@ -260,5 +268,15 @@ public final class Report {
 
     private static String mib(long bytes) {
         return String.format(Locale.ROOT, "%,.1f MiB", bytes / (1024.0 * 1024.0));
+    }
+
+    /** "12 collections, 340 ms (3.4% of the time)" over the measured interval, or what is unknown. */
+    private static String gcWork(GcTotals gc, long measuredNanos) {
+        String count = gc.count() < 0 ? "collections not counted" : String.format(Locale.ROOT, "%,d collections", gc.count());
+        if (gc.millis() < 0) {
+            return count + ", time not reported";
+        }
+        double share = measuredNanos > 0 ? 100.0 * gc.millis() * 1e6 / measuredNanos : 0;
+        return String.format(Locale.ROOT, "%s, %,d ms (%.1f%% of the time)", count, gc.millis(), share);
     }
 }

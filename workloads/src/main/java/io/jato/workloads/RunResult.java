@@ -130,12 +130,13 @@ public record RunResult(String workload, Map<String, Object> parameters, String 
     }
 
     /**
-     * Heap usage after loading and at the end of the run.
+     * Heap usage after loading and at the end of the run, and the collectors' work while measuring.
      *
      * @param usedBytes       heap in use when the run ended (live data plus garbage not yet collected)
      * @param loadedBytes     heap in use after the load and a full collection (about the loaded data)
      * @param maxBytes        the maximum heap, or -1 if undefined
+     * @param gc              the collectors, and their collections and time during the measured interval
      */
-    public record Heap(long usedBytes, long loadedBytes, long maxBytes) {
+    public record Heap(long usedBytes, long loadedBytes, long maxBytes, GcTotals gc) {
     }
 }

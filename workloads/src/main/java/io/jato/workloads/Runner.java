@@ -172,8 +172,11 @@ public final class Runner {
         StmStatistics before = null;
         long measureStart = 0;
         long measureEnd;
+        GcTotals gcAtStart = null;
+        GcTotals gcAtEnd = null;
         if (settings.warmupNanos() == 0) {
             before = stm.statistics();
+            gcAtStart = GcTotals.now();
             measureStart = System.nanoTime();
             phase = MEASURE;
         } else {
@@ -215,12 +218,14 @@ public final class Runner {
                 }
                 if (phase == WARMUP && now - (start + settings.warmupNanos()) >= 0) {
                     before = stm.statistics();
+                    gcAtStart = GcTotals.now();
                     measureStart = System.nanoTime();
                     phase = MEASURE;
                     continue;
                 }
                 if (phase == MEASURE && now - (measureStart + settings.durationNanos()) >= 0) {
                     measureEnd = System.nanoTime();
+                    gcAtEnd = GcTotals.now();
                     break;
                 }
                 long phaseEnd = phase == WARMUP ? start + settings.warmupNanos()
@@ -271,7 +276,11 @@ public final class Runner {
             throw new RunFailure("the consistency check failed to run", e);
         }
         MemoryUsage end = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
-        RunResult.Heap heap = new RunResult.Heap(end.getUsed(), loadedHeap, end.getMax());
+        // A run that ended early (a failure) has thrown above, so both snapshots exist here; were
+        // one missing, the totals since the JVM started would be wrong for the interval: unknown.
+        GcTotals gc = gcAtEnd != null && gcAtStart != null ? gcAtEnd.since(gcAtStart)
+                : new GcTotals(GcTotals.now().collectors(), -1, -1);
+        RunResult.Heap heap = new RunResult.Heap(end.getUsed(), loadedHeap, end.getMax(), gc);
         Map<String, Object> parameters = workload.parameters();
         if (settings.interrupt() || settings.warmupThreads() != n) {
             parameters = new LinkedHashMap<>(parameters);

@@ -68,5 +68,23 @@ class RunJsonTest {
         assertTrue(j.contains("\"flags\": ["), j);
         assertTrue(j.contains("\"cpu_model\": \""), j);
         assertTrue(j.contains("\"vendor\": \"" + System.getProperty("java.vendor") + "\""), j);
+
+        // The collector that ran, and its work over the measured interval (not since the JVM started).
+        GcTotals now = GcTotals.now();
+        Matcher gc = Pattern.compile("\"gc\": \\{\\s*\"collectors\": \"([^\"]+)\",\\s*\"collections\": (-?\\d+),"
+                + "\\s*\"time_ms\": (-?\\d+)").matcher(j);
+        assertTrue(gc.find(), j);
+        assertEquals(now.collectors(), gc.group(1));
+        long collections = Long.parseLong(gc.group(2));
+        assertTrue(collections >= 0 && collections <= now.count(), j);
+        assertTrue(o.out().contains("gc           " + now.collectors() + "; while measuring: "), o.out());
+    }
+
+    @Test
+    void gcTotalsOverAnIntervalAreTheDifferenceAndUnknownStaysUnknown() {
+        GcTotals before = new GcTotals("A + B", 3, 40);
+        assertEquals(new GcTotals("A + B", 2, 15), new GcTotals("A + B", 5, 55).since(before));
+        assertEquals(new GcTotals("A + B", -1, 15), new GcTotals("A + B", -1, 55).since(before));
+        assertEquals(new GcTotals("A + B", 2, -1), new GcTotals("A + B", 5, 55).since(new GcTotals("A + B", 3, -1)));
     }
 }
