@@ -46,6 +46,16 @@ final class AccessSet extends ThreadPadding {
      * one serialization point ({@link ConcurrencyControl#validatesEveryRead}); see {@link #find}.
      */
     private boolean readLog;
+    /**
+     * This attempt logs its reads of value cells as (item, word) pairs ({@link #logWord}) instead
+     * of entries: a declared read-only attempt of a protocol that {@link ConcurrencyControl#logsReadWords
+     * logs read words}. Set per attempt with {@link #readLog}.
+     */
+    boolean wordLog;
+    /** The word log: items and the words {@link ConcurrencyControl#stableWord} gave, in read order. */
+    private TxItem[] logItems;
+    private long[] logWords;
+    private int logCount;
 
     /** Positions of the entries with {@link Entry#WRITE}, in first-write order (each once). */
     private int[] writes;
@@ -76,6 +86,8 @@ final class AccessSet extends ThreadPadding {
         this.writes = new int[cap];
         this.reads = new int[cap];
         this.checks = new int[cap];
+        this.logItems = new TxItem[cap];
+        this.logWords = new long[cap];
     }
 
     int size() {
@@ -114,8 +126,42 @@ final class AccessSet extends ThreadPadding {
      * Starts an attempt's set: {@code log} makes it a read log (see {@link #readLog}). The set is
      * empty here; the mode holds until {@link #clear}.
      */
-    void begin(boolean log) {
+    void begin(boolean log, boolean words) {
         readLog = log;
+        wordLog = log && words;
+    }
+
+    /** @return the number of reads in the word log */
+    int logCount() {
+        return logCount;
+    }
+
+    TxItem logItem(int k) {
+        return logItems[k];
+    }
+
+    long logWord(int k) {
+        return logWords[k];
+    }
+
+    /** Appends a logged read of {@code item} at {@code word}. */
+    void logWord(TxItem item, long word) {
+        int k = logCount;
+        if (k == logItems.length) {
+            growLog();
+        }
+        logItems[k] = item;
+        logWords[k] = word;
+        logCount = k + 1;
+    }
+
+    private void growLog() {
+        // Both allocated before either is replaced: an OutOfMemoryError leaves the log as it was.
+        int cap = logItems.length << 1;
+        TxItem[] ni = Arrays.copyOf(logItems, cap);
+        long[] nw = Arrays.copyOf(logWords, cap);
+        logItems = ni;
+        logWords = nw;
     }
 
     /**
@@ -221,6 +267,10 @@ final class AccessSet extends ThreadPadding {
             }
             indexed = false;
         }
+        if (logCount != 0) {
+            Arrays.fill(logItems, 0, logCount, null);
+            logCount = 0;
+        }
         // The lists hold only positions.
         size = 0;
         writeCount = 0;
@@ -230,6 +280,7 @@ final class AccessSet extends ThreadPadding {
         insertMarks = 0;
         needsCleanup = false;
         readLog = false;
+        wordLog = false;
     }
 
     private void grow() {

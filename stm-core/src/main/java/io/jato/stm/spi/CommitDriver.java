@@ -90,6 +90,14 @@ final class CommitDriver extends ThreadPadding {
                 }
             }
             if (cause == null) {
+                for (int k = 0, n = set.logCount(); k < n; k++) {
+                    cause = cc.validateWord(set.logItem(k), set.logWord(k));
+                    if (cause != null) {
+                        break;
+                    }
+                }
+            }
+            if (cause == null) {
                 phase = PHASE_CHECK;
                 for (int k = 0, n = set.checkCount(); k < n; k++) {
                     Entry e = set.checkAt(k);
@@ -287,6 +295,11 @@ final class CommitDriver extends ThreadPadding {
         final AccessSet set = this.set;
         for (int k = 0, n = set.readCount(); k < n; k++) {
             if (!cc.isCurrent(txn, set.readAt(k))) {
+                return false;
+            }
+        }
+        for (int k = 0, n = set.logCount(); k < n; k++) {
+            if (cc.validateWord(set.logItem(k), set.logWord(k)) != null) {
                 return false;
             }
         }

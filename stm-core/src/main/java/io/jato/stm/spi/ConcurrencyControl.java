@@ -106,6 +106,41 @@ public abstract class ConcurrencyControl {
         return false;
     }
 
+    /** What {@link #stableWord} answers for an item it cannot read without waiting. */
+    public static final long UNSTABLE_WORD = Long.MIN_VALUE;
+
+    /**
+     * Whether a declared read-only attempt may log its reads of {@link LongItem}s and
+     * {@link RefItem}s as (item, word) pairs instead of access-set entries (docs/protocol-spi.md,
+     * "Word-logged reads"). A protocol answering true promises that such an item's value lives in
+     * the item ({@code valueAcquire}), and that the value read between {@link #stableWord} and an
+     * equal word is the committed value as of that word; the core then reads the value itself,
+     * records the pair, and validates it with {@link #validateWord} at commit (and when a body
+     * throws), without calling {@code readRef}/{@code readLong}/{@code validate} for it. It implies
+     * {@link #validatesEveryRead()}. Asked once per thread and store; false by default.
+     */
+    public boolean logsReadWords() {
+        return false;
+    }
+
+    /**
+     * For {@link #logsReadWords} protocols: the item's primary word if the item can be read now
+     * (not locked, not retired), else {@link #UNSTABLE_WORD}, and the core then reads it through
+     * {@code readRef}/{@code readLong} with an entry. An acquire load.
+     */
+    public long stableWord(TxItem item) {
+        throw new UnsupportedOperationException(name() + " does not log read words");
+    }
+
+    /**
+     * For {@link #logsReadWords} protocols: null if {@code item}'s version is still the one
+     * {@code word} ({@link #stableWord}) named, else why not (the cause {@code validate} would
+     * give). Called at commit, once per logged read, and to check a snapshot when a body throws.
+     */
+    public AbortCause validateWord(TxItem item, long word) {
+        throw new UnsupportedOperationException(name() + " does not log read words");
+    }
+
     /** Creates the protocol's per-transaction state, once per {@link TxnContext}; may be null. */
     public Object newTxnState(TxnContext txn) {
         return null;

@@ -121,6 +121,25 @@ final class MixedControl extends ConcurrencyControl {
         return true;
     }
 
+    /**
+     * Never: the core's word log bypasses the per-domain dispatch of the read and validate hooks.
+     * The two word hooks are therefore never called on a mixed store.
+     */
+    @Override
+    public boolean logsReadWords() {
+        return false;
+    }
+
+    @Override
+    public long stableWord(TxItem item) {
+        throw new UnsupportedOperationException("a store of several protocols does not log read words");
+    }
+
+    @Override
+    public AbortCause validateWord(TxItem item, long word) {
+        throw new UnsupportedOperationException("a store of several protocols does not log read words");
+    }
+
     @Override
     public Object newTxnState(TxnContext txn) {
         State s = new State(children.length);

@@ -133,7 +133,7 @@ final class RetryLoop {
         final TxnContext txn = this.txn;
         txn.readOnly = declaredReadOnly;
         txn.declaredReadOnly = declaredReadOnly;
-        txn.set.begin(declaredReadOnly && txn.readLogs);
+        txn.set.begin(declaredReadOnly && txn.readLogs, txn.wordLogs);
         txn.attempt = a;
         txn.doomCause = null;
         txn.attemptId++;

@@ -69,6 +69,8 @@ public final class TxnContext extends Txn {
     final boolean remoteAborts;
     /** The protocol validates every read ({@link ConcurrencyControl#validatesEveryRead}): declared read-only attempts keep read logs. */
     final boolean readLogs;
+    /** The protocol {@link ConcurrencyControl#logsReadWords logs read words}: read logs log value cells' reads as words. */
+    final boolean wordLogs;
     private final ProtocolContext protocolContext;
 
     // The attempt's state; owner thread only (the retry loop and the commit driver write it).
@@ -117,6 +119,7 @@ public final class TxnContext extends Txn {
         this.thread = ThreadTransactions.current();
         this.remoteAborts = protocolContext.capabilities().has(Capabilities.Feature.REMOTE_ABORT);
         this.readLogs = cc.validatesEveryRead();
+        this.wordLogs = readLogs && cc.logsReadWords();
         this.counters = new TxnCounters(statistics);
         CommitDriver driver = new CommitDriver(this, cc, set, protocolContext, counters);
         Backoff backoff = new Backoff(settings[0], settings[1],
@@ -298,6 +301,15 @@ public final class TxnContext extends Txn {
         return set.readCount();
     }
 
+    /**
+     * @return the number of reads this attempt logged as words instead of entries (a declared
+     *         read-only attempt of a protocol that {@link ConcurrencyControl#logsReadWords logs read
+     *         words}); they are in neither {@link #readCount()} nor {@link #size()}
+     */
+    public int loggedReadCount() {
+        return set.logCount();
+    }
+
     /** @return the {@code k}-th read entry, {@code 0 <= k < readCount()}, in first-read order */
     public Entry readAt(int k) {
         return set.readAt(k);
@@ -347,6 +359,18 @@ public final class TxnContext extends Txn {
 
     /** Reads a reference cell: own pending write, else the first read's value, else a protocol read. */
     public Object readRef(RefItem item) {
+        if (set.wordLog) {
+            // A declared read-only attempt: the value and the word that dates it, no entry.
+            long w = cc.stableWord(item);
+            if (w != ConcurrencyControl.UNSTABLE_WORD) {
+                Object v = item.valueAcquire();
+                if (cc.stableWord(item) == w) {
+                    set.logWord(item, w);
+                    return v;
+                }
+            }
+            // Locked or changing: the protocol's read waits or aborts, with an entry.
+        }
         Entry e = set.find(item);
         if (e == null) {
             e = set.append(item);
@@ -372,6 +396,16 @@ public final class TxnContext extends Txn {
 
     /** Reads a long cell, including this transaction's pending write or commit-time add. */
     public long readLong(LongItem item) {
+        if (set.wordLog) {
+            long w = cc.stableWord(item);
+            if (w != ConcurrencyControl.UNSTABLE_WORD) {
+                long v = item.valueAcquire();
+                if (cc.stableWord(item) == w) {
+                    set.logWord(item, w);
+                    return v;
+                }
+            }
+        }
         Entry e = set.find(item);
         if (e == null) {
             e = set.append(item);

@@ -99,6 +99,30 @@ public final class OccControl extends ConcurrencyControl {
         return true;
     }
 
+    /** OCC's values live in place and its word changes whenever one is installed. */
+    @Override
+    public boolean logsReadWords() {
+        return true;
+    }
+
+    @Override
+    public long stableWord(TxItem item) {
+        long w = Items.wordAcquire(item);
+        return (w & (LOCKED | RETIRED)) == 0 ? w : UNSTABLE_WORD;
+    }
+
+    @Override
+    public AbortCause validateWord(TxItem item, long word) {
+        long w = Items.wordAcquire(item);
+        if (w == word) {
+            return null;
+        }
+        if ((w & LOCKED) != 0) {
+            return AbortCause.READ_LOCKED;
+        }
+        return (w & RETIRED) != 0 ? AbortCause.DELETED : AbortCause.READ_VALIDATION;
+    }
+
     @Override
     public long readLong(TxnContext txn, LongItem item, Entry e) {
         for (int spins = 0;; ) {
