@@ -123,10 +123,9 @@ final class RetryLoop {
                     Events.starving(txn.storeName(), txn.cc().name(), txn.type, a + 1, cause,
                             System.nanoTime() - firstAbortNanos);
                 }
-                if (txn.escalated) {
-                    continue; // everyone else waits for this transaction: no backoff
-                }
-                // Holding nothing now: while a starving transaction runs escalated, wait for it.
+                // Holding nothing now: while a starving transaction runs escalated, wait for it. The
+                // escalated one backs off too: what aborted it is a commit in flight when it took
+                // the token (at most one per thread), which the pause lets finish.
                 escalation.awaitFree(txn);
                 backoff.pause(a);
             }
