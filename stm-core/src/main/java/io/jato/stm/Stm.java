@@ -121,7 +121,7 @@ public final class Stm {
         }
         this.capabilities = protocolContext.capabilities();
         this.statistics = b.statistics;
-        this.settings = new long[] {b.backoffBaseNanos, b.backoffMaxNanos, b.maxAttempts};
+        this.settings = new long[] {b.backoffBaseNanos, b.backoffMaxNanos, b.maxAttempts, b.escalateAfter};
         this.contexts = new ThreadLocal<>();
         this.registered = new ArrayList<>();
         this.retired = new long[COUNTER_SLOTS];
@@ -558,6 +558,7 @@ public final class Stm {
         private long backoffBaseNanos = 500;
         private long backoffMaxNanos = 200_000;
         private int maxAttempts = Integer.MAX_VALUE;
+        private int escalateAfter = Tunables.ESCALATE_AFTER;
         private int lockSpinLimit = Tunables.LOCK_SPINS;
         private int readSpinLimit = Tunables.READ_SPINS;
         private int epochMillis = Tunables.EPOCH_MILLIS;
@@ -698,6 +699,25 @@ public final class Stm {
                 throw new IllegalArgumentException("maxAttempts must be >= 1, got " + attempts);
             }
             this.maxAttempts = attempts;
+            return this;
+        }
+
+        /**
+         * The escalation policy against starvation: a transaction that aborted {@code attempts}
+         * times in a row takes the store's escalation token before its next attempt and keeps it
+         * until it ends. While it holds it, no other transaction of the store commits a write
+         * (they abort after locking and wait, holding nothing, for the token), and the protocol
+         * gives it priority: it waits for locks instead of aborting and nobody waits for it. So it
+         * commits within a bounded number of further attempts on every protocol
+         * ({@code docs/lock-family.md} states the bound). Starving transactions take the token in
+         * turn. Costs nothing while nobody starves but one volatile load per writing commit.
+         * Default 16 (system property {@code jato.escalateAfter}); 0 turns escalation off.
+         */
+        public Builder escalateAfter(int attempts) {
+            if (attempts < 0) {
+                throw new IllegalArgumentException("escalateAfter must be >= 0 (0: off), got " + attempts);
+            }
+            this.escalateAfter = attempts;
             return this;
         }
 

@@ -45,6 +45,10 @@ import static io.jato.protocols.tictoc.TicTocWord.wts;
  *              item whose observed version was replaced only after commit_ts still validates.
  *  4. install, then publish: rts = commit_ts, then word = commit_ts unlocked (release stores).
  *
+ * Escalation (TxnContext.isEscalated, docs/lock-family.md): the store's one starving transaction
+ * waits for locked items without bound (reads, locks, rts extension) and skips the preemptive
+ * check; only slow paths test the flag.
+ *
  * Departures. (a) Floor: TicToc relies on a version's rts reserving its validity interval, but
  * Jato's data types change what a lookup finds without a version of the looked-up item: a sorted-map
  * split or leaf removal moves a leaf's range to items that never saw its rts (a fresh leaf starts
@@ -165,7 +169,7 @@ public final class TicTocControl extends ConcurrencyControl {
                 e.setObserved2(Items.word2Volatile(item));
                 return item.valueAcquire();
             }
-            if (++spins > readSpins) {
+            if (++spins > readSpins && !txn.isEscalated()) {
                 throw txn.rollback(AbortCause.READ_BUSY);
             }
             Thread.onSpinWait();
@@ -190,7 +194,7 @@ public final class TicTocControl extends ConcurrencyControl {
                 e.setObserved2(Items.word2Volatile(item));
                 return item.valueAcquire();
             }
-            if (++spins > readSpins) {
+            if (++spins > readSpins && !txn.isEscalated()) {
                 throw txn.rollback(AbortCause.READ_BUSY);
             }
             Thread.onSpinWait();
@@ -213,7 +217,7 @@ public final class TicTocControl extends ConcurrencyControl {
                 e.setObserved2(Items.word2Volatile(item));
                 return;
             }
-            if (++spins > readSpins) {
+            if (++spins > readSpins && !txn.isEscalated()) {
                 throw txn.rollback(AbortCause.READ_BUSY);
             }
             Thread.onSpinWait();
@@ -260,7 +264,7 @@ public final class TicTocControl extends ConcurrencyControl {
                     }
                     return null;
                 }
-            } else if (noWait || ++spins > lockSpins) {
+            } else if ((noWait || ++spins > lockSpins) && !txn.isEscalated()) {
                 return AbortCause.LOCK_BUSY;
             }
             Thread.onSpinWait();
@@ -273,7 +277,7 @@ public final class TicTocControl extends ConcurrencyControl {
      * already changed, with no history to save it) cannot validate, so abort before locking.
      */
     private AbortCause preemptiveCheck(TxnContext txn) {
-        if (isolation == Isolation.REPEATABLE_READ) {
+        if (isolation == Isolation.REPEATABLE_READ || txn.isEscalated()) {
             return null;
         }
         long approx = 0;
@@ -354,19 +358,24 @@ public final class TicTocControl extends ConcurrencyControl {
                 return (Items.wordVolatile(e.item()) & RETIRED) != 0
                         && (e.item() instanceof RefItem || e.item() instanceof LongItem) ? AbortCause.DELETED : null;
             case SNAPSHOT:
-                return validateAt(e, ((TicTocTxnState) txn.ccState(stateSlot)).commitRts);
+                return validateAt(txn, e, ((TicTocTxnState) txn.ccState(stateSlot)).commitRts);
             default:
-                return validateAt(e, commitTimestamp);
+                return validateAt(txn, e, commitTimestamp);
         }
     }
 
     /** Checks that the version {@code e} read is valid at {@code ts}, extending its rts if needed. */
-    private AbortCause validateAt(Entry e, long ts) {
+    private AbortCause validateAt(TxnContext txn, Entry e, long ts) {
         if (e.observed2() >= ts) {
             return null;
         }
         TxItem item = e.item();
         int r = TicTocWord.extendRts(item, e.observed(), ts);
+        for (int spins = 0; r == TicTocWord.BUSY && txn.isEscalated(); spins++) {
+            // Escalated (docs/lock-family.md): the holder is committing, or aborts at the escalation check.
+            LockBitWords.pause(spins);
+            r = TicTocWord.extendRts(item, e.observed(), ts);
+        }
         if (r == TicTocWord.VALID || r == TicTocWord.CHANGED && validInHistory(e, ts)) {
             return null;
         }

@@ -24,6 +24,9 @@ class CapabilitiesTest {
         // The shipped protocols' table: not for a run of the suites against another protocol.
         Assumptions.assumeTrue(Protocols.allSelected());
         Map<String, Capabilities> expected = Map.of(
+                "2pl", Capabilities.of(Isolation.SERIALIZABLE, Feature.OPACITY, Feature.EAGER_LOCKING),
+                "swisstm", Capabilities.of(Isolation.SERIALIZABLE, Feature.OPACITY, Feature.EAGER_LOCKING,
+                        Feature.REMOTE_ABORT),
                 "occ", Capabilities.of(Isolation.SERIALIZABLE),
                 "tictoc", Capabilities.of(Isolation.SERIALIZABLE),
                 "tictoc-si", Capabilities.of(Isolation.SNAPSHOT_ISOLATION),
@@ -33,7 +36,7 @@ class CapabilitiesTest {
             assertEquals(caps, Stm.protocolCapabilities(name), name);
             assertEquals(caps, Stm.builder().protocol(name).build().capabilities(), name);
         });
-        assertEquals(List.of("global-lock", "occ", "tictoc"), Protocols.correct());
+        assertEquals(List.of("2pl", "global-lock", "occ", "swisstm", "tictoc"), Protocols.correct());
         assertEquals(List.of("tictoc-rr", "tictoc-si"), Protocols.weaklyIsolated());
     }
 }

@@ -8,6 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.SplittableRandom;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -66,7 +67,8 @@ class LostUpdateTest {
     void hittingTheAttemptLimitRollsBackInsteadOfLosingAnUpdate(String protocol) {
         Stm stm = Protocols.builder(protocol).maxAttempts(1).build();
         Cells[] c = Cells.create("TxLong", stm, 0);
-        AtomicReference<TxnAbortedException> gaveUp = new AtomicReference<>();
+        AtomicReference<TxnAbortedException> gaveUp1 = new AtomicReference<>();
+        AtomicReference<TxnAbortedException> gaveUp2 = new AtomicReference<>();
         Interleaving il = new Interleaving();
         il.thread("T1", () -> {
             try {
@@ -77,23 +79,32 @@ class LostUpdateTest {
                     c[0].set(txn, v + 1);
                 });
             } catch (TxnAbortedException e) {
-                gaveUp.set(e);
+                gaveUp1.set(e);
             }
         });
         il.thread("T2", () -> {
             il.await("T1 read");
-            stm.run(txn -> c[0].set(txn, c[0].get(txn) + 1));
+            try {
+                // A lock-based protocol may refuse T2 instead (T1 holds the read lock: wait-die or no-wait).
+                stm.run(txn -> c[0].set(txn, c[0].get(txn) + 1));
+            } catch (TxnAbortedException e) {
+                gaveUp2.set(e);
+            }
             il.signal("T2 committed");
         });
         il.run();
-        TxnAbortedException e = gaveUp.get();
-        if (e == null) {
-            assertEquals(2L, c[0].committed(), "both committed, so both increments must count");
-        } else {
-            assertTrue(e.abortCause().isRetried(), e.abortCause()::toString);
-            assertEquals(1, e.attempts());
-            assertEquals(1L, c[0].committed(), "T1 gave up, so only T2's increment may count");
+        long commits = 0;
+        for (AtomicReference<TxnAbortedException> gaveUp : List.of(gaveUp1, gaveUp2)) {
+            TxnAbortedException e = gaveUp.get();
+            if (e == null) {
+                commits++;
+            } else {
+                assertTrue(e.abortCause().isRetried(), e.abortCause()::toString);
+                assertEquals(1, e.attempts());
+            }
         }
+        assertTrue(commits >= 1, "one of the two must commit");
+        assertEquals(commits, c[0].committed(), "every committed increment counts, and only those");
         Quiescence.assertQuiescent((Object[]) c);
     }
 

@@ -42,6 +42,8 @@ final class CommitDriver extends ThreadPadding {
     private final TxnCounters counters;
     /** The protocol declared REMOTE_ABORT: poll before locking, and pass the point of no return by CAS. */
     private final boolean remoteAborts;
+    /** The store's escalation token: a writing commit aborts while another transaction holds it. */
+    private final EscalationGate escalation;
     private int commitCount;
 
     CommitDriver(TxnContext txn, ConcurrencyControl cc, AccessSet set, ProtocolContext protocolContext,
@@ -52,6 +54,7 @@ final class CommitDriver extends ThreadPadding {
         this.protocolContext = protocolContext;
         this.counters = counters;
         this.remoteAborts = txn.remoteAborts;
+        this.escalation = protocolContext.escalation;
     }
 
     /** Commits the current attempt; returns null on success or the cause after rolling back. */
@@ -78,6 +81,11 @@ final class CommitDriver extends ThreadPadding {
                         break;
                     }
                 }
+            }
+            if (cause == null && writes != 0 && escalation.heldByOther(txn)) {
+                // A starving transaction runs escalated: no other write commits until it ends (read
+                // after the lock CASes, the Dekker pair of EscalationGate).
+                cause = AbortCause.LOCK_BUSY;
             }
             if (cause == null) {
                 ts = cc.commitTimestamp(txn, writes == 0);

@@ -32,6 +32,8 @@ public final class ProtocolContext {
     private final int domain;
     /** True in a store whose objects are bound to several protocols. */
     private final boolean mixed;
+    /** The store's escalation token for starving transactions (shared by every context of the store). */
+    final EscalationGate escalation;
 
     /**
      * The protocol states of every transaction context of the store whose thread is alive, as an
@@ -45,7 +47,8 @@ public final class ProtocolContext {
 
     private ProtocolContext(Epoch epoch, int lockSpinLimit, int readSpinLimit, String protocolName,
                             Capabilities capabilities, Map<String, String> options, Registry registry,
-                            int domain, boolean mixed) {
+                            int domain, boolean mixed, EscalationGate escalation) {
+        this.escalation = escalation;
         this.domain = domain;
         this.mixed = mixed;
         this.epoch = epoch;
@@ -71,7 +74,7 @@ public final class ProtocolContext {
     public static ProtocolContext create(Protocol protocol, long epochPeriodNanos, int lockSpinLimit,
                                          int readSpinLimit, Map<String, String> givenOptions) {
         return new ProtocolContext(new Epoch(epochPeriodNanos), lockSpinLimit, readSpinLimit, protocol.name(),
-                capabilitiesOf(protocol), optionValues(protocol, givenOptions), new Registry(), 0, false);
+                capabilitiesOf(protocol), optionValues(protocol, givenOptions), new Registry(), 0, false, new EscalationGate());
     }
 
     /**
@@ -81,7 +84,7 @@ public final class ProtocolContext {
      */
     ProtocolContext mixedChild(Protocol protocol, Map<String, String> givenOptions, int domain) {
         return new ProtocolContext(epoch, lockSpinLimit, readSpinLimit, protocol.name(), capabilitiesOf(protocol),
-                optionValues(protocol, givenOptions), new Registry(), domain, true);
+                optionValues(protocol, givenOptions), new Registry(), domain, true, escalation);
     }
 
     /**
@@ -91,7 +94,7 @@ public final class ProtocolContext {
     static ProtocolContext mixedRoot(String name, Capabilities capabilities, long epochPeriodNanos,
                                      int lockSpinLimit, int readSpinLimit) {
         return new ProtocolContext(new Epoch(epochPeriodNanos), lockSpinLimit, readSpinLimit, name, capabilities,
-                Map.of(), new Registry(), 0, false);
+                Map.of(), new Registry(), 0, false, new EscalationGate());
     }
 
     /**
@@ -102,7 +105,7 @@ public final class ProtocolContext {
      */
     public ProtocolContext child(Protocol protocol) {
         return new ProtocolContext(epoch, lockSpinLimit, readSpinLimit, protocol.name(), capabilitiesOf(protocol),
-                optionValues(protocol, Map.of()), registry, domain, mixed);
+                optionValues(protocol, Map.of()), registry, domain, mixed, escalation);
     }
 
     // ------------------------------------------------------------------ several protocols per store

@@ -31,13 +31,19 @@ final class RetryLoop {
     private final TxnCounters counters;
     private final Backoff backoff;
     private final int maxAttempts;
+    /** Aborts after which a transaction takes the store's escalation token (0: never). */
+    private final int escalateAfter;
+    private final EscalationGate escalation;
 
-    RetryLoop(TxnContext txn, CommitDriver driver, TxnCounters counters, Backoff backoff, int maxAttempts) {
+    RetryLoop(TxnContext txn, CommitDriver driver, TxnCounters counters, Backoff backoff, int maxAttempts,
+              int escalateAfter, EscalationGate escalation) {
         this.txn = txn;
         this.driver = driver;
         this.counters = counters;
         this.backoff = backoff;
         this.maxAttempts = maxAttempts;
+        this.escalateAfter = escalateAfter;
+        this.escalation = escalation;
     }
 
     /**
@@ -117,9 +123,17 @@ final class RetryLoop {
                     Events.starving(txn.storeName(), txn.cc().name(), txn.type, a + 1, cause,
                             System.nanoTime() - firstAbortNanos);
                 }
+                // Holding nothing now: while a starving transaction runs escalated, wait for it. The
+                // escalated one backs off too: what aborted it is a commit in flight when it took
+                // the token (at most one per thread), which the pause lets finish.
+                escalation.awaitFree(txn);
                 backoff.pause(a);
             }
         } finally {
+            if (txn.escalated) {
+                txn.escalated = false;
+                escalation.release();
+            }
             thread.busy = false;
             backoff.restoreInterrupt();
             if (event != null) {
@@ -136,6 +150,11 @@ final class RetryLoop {
         txn.set.begin(declaredReadOnly && txn.readLogs, txn.wordLogs);
         txn.attempt = a;
         txn.doomCause = null;
+        if (a >= escalateAfter && escalateAfter > 0 && !txn.escalated) {
+            // Starving: take the store's escalation token for the rest of this transaction.
+            escalation.acquire(txn);
+            txn.escalated = true;
+        }
         txn.attemptId++;
         if (txn.remoteAborts) {
             txn.publishAttempt();

@@ -85,6 +85,8 @@ public final class TxnContext extends Txn {
     long attemptId;
     /** The running transaction's type; owner thread only (the retry loop sets it). */
     TxnType type = TxnType.UNTYPED;
+    /** The running transaction holds the store's escalation token; owner thread only (the retry loop sets it). */
+    boolean escalated;
 
     /*
      * Remote aborts (only with a protocol that declares REMOTE_ABORT). (attemptId << 2) | state,
@@ -124,7 +126,8 @@ public final class TxnContext extends Txn {
         CommitDriver driver = new CommitDriver(this, cc, set, protocolContext, counters);
         Backoff backoff = new Backoff(settings[0], settings[1],
                 System.nanoTime() ^ ((long) System.identityHashCode(this) << 32));
-        this.loop = new RetryLoop(this, driver, counters, backoff, (int) settings[2]);
+        this.loop = new RetryLoop(this, driver, counters, backoff, (int) settings[2], (int) settings[3],
+                protocolContext.escalation);
         Object state = cc.newTxnState(this);
         try {
             protocolContext.registerTxnState(state);
@@ -174,6 +177,17 @@ public final class TxnContext extends Txn {
     @Override
     public TxnType type() {
         return type;
+    }
+
+    /**
+     * @return true if the running attempt holds the store's escalation token: its transaction
+     *         aborted {@link Stm.Builder#escalateAfter} times, and no other transaction of the store
+     *         commits a write until it ends. Protocols give it priority: it waits for locks instead
+     *         of aborting, and nobody waits for it ({@code docs/lock-family.md}). Owner thread; a
+     *         plain field read.
+     */
+    public boolean isEscalated() {
+        return escalated;
     }
 
     @Override

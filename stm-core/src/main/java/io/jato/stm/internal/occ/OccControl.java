@@ -31,6 +31,11 @@ import static io.jato.stm.internal.occ.OccWord.RETIRED;
  * not be locked by someone else; (4) install values, then publish each item's word = new TID,
  * which also unlocks it.
  *
+ * Escalation (TxnContext.isEscalated, docs/lock-family.md): the store's one starving transaction
+ * waits for a locked item without bound, in its reads, its lock phase and its validation, instead of
+ * aborting; only the slow paths test the flag. Every holder is committing and waits for nobody
+ * without bound, and no other writing commit passes the escalation check meanwhile.
+ *
  * Departure from Silo: no epoch thread (see Epoch) and no per-record "latest version" bit — Jato
  * keeps values in place. Like Silo, reads are not opaque: a doomed transaction may see an
  * inconsistent snapshot before it fails validation; the core retries exceptions thrown from such a
@@ -86,7 +91,7 @@ public final class OccControl extends ConcurrencyControl {
                 observed(txn, e, e.lockedWord());
                 return item.valueAcquire();
             }
-            if (++spins > readSpins) {
+            if (++spins > readSpins && !txn.isEscalated()) {
                 throw txn.rollback(AbortCause.READ_BUSY);
             }
             Thread.onSpinWait();
@@ -138,7 +143,7 @@ public final class OccControl extends ConcurrencyControl {
                 observed(txn, e, e.lockedWord());
                 return item.valueAcquire();
             }
-            if (++spins > readSpins) {
+            if (++spins > readSpins && !txn.isEscalated()) {
                 throw txn.rollback(AbortCause.READ_BUSY);
             }
             Thread.onSpinWait();
@@ -157,7 +162,7 @@ public final class OccControl extends ConcurrencyControl {
                 observed(txn, e, e.lockedWord());
                 return;
             }
-            if (++spins > readSpins) {
+            if (++spins > readSpins && !txn.isEscalated()) {
                 throw txn.rollback(AbortCause.READ_BUSY);
             }
             Thread.onSpinWait();
@@ -208,7 +213,8 @@ public final class OccControl extends ConcurrencyControl {
                     }
                     return null;
                 }
-            } else if (++spins > limit) {
+            } else if (++spins > limit && !txn.isEscalated()) {
+                // The escalated transaction waits: the holder is committing and nobody waits for it.
                 return AbortCause.LOCK_BUSY;
             }
             LockBitWords.pause(spins);
@@ -247,7 +253,16 @@ public final class OccControl extends ConcurrencyControl {
             return null;
         }
         if ((w & LOCKED) != 0) {
-            return AbortCause.READ_LOCKED;
+            if (!txn.isEscalated()) {
+                return AbortCause.READ_LOCKED;
+            }
+            // Escalated: the holder is committing, or aborts at the escalation check; its outcome decides.
+            for (int spins = 0; ((w = Items.wordAcquire(e.item())) & LOCKED) != 0; spins++) {
+                LockBitWords.pause(spins);
+            }
+            if (w == e.observed()) {
+                return null;
+            }
         }
         return (w & RETIRED) != 0 ? AbortCause.DELETED : AbortCause.READ_VALIDATION;
     }
