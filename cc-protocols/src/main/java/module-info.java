@@ -7,5 +7,6 @@ module io.jato.protocols {
 
     provides io.jato.stm.spi.Protocol with io.jato.protocols.globallock.GlobalLockProtocol,
             io.jato.protocols.tictoc.TicTocProtocol, io.jato.protocols.tictoc.TicTocProtocol.Si,
-            io.jato.protocols.tictoc.TicTocProtocol.Rr;
+            io.jato.protocols.tictoc.TicTocProtocol.Rr,
+            io.jato.protocols.mvcc.MvccProtocol;
 }
