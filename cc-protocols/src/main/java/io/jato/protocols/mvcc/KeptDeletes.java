@@ -62,7 +62,7 @@ final class KeptDeletes {
      *
      * @return how many left the ring
      */
-    int unlinkUpTo(long horizon) {
+    int unlinkUpTo(long horizon, MvccControl control) {
         int done = 0;
         for (;;) {
             TxItem item;
@@ -79,7 +79,35 @@ final class KeptDeletes {
                 size--;
             }
             done++;
-            p.unlinkDeleted(item);
+            control.unlinkKept(p, item, horizon);
+        }
+    }
+
+    /**
+     * Moves every delete kept here to {@code heir} (a dead thread's list to the store's), oldest
+     * first; allocates.
+     */
+    void moveTo(KeptDeletes heir) {
+        for (;;) {
+            TxItem item;
+            TxParticipant p;
+            long ts;
+            synchronized (this) {
+                if (size == 0) {
+                    return;
+                }
+                item = items[first];
+                p = participants[first];
+                ts = timestamps[first];
+                items[first] = null;
+                participants[first] = null;
+                first = (first + 1) % items.length;
+                size--;
+            }
+            synchronized (heir) {
+                heir.reserve(1);
+                heir.add(item, p, ts);
+            }
         }
     }
 

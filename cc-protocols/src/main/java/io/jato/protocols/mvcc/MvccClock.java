@@ -41,6 +41,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class MvccClock {
     /** Commits of one thread between two of its calls to {@link #advance}. */
     static final int ADVANCE_PERIOD = 64;
+    /** How many times a snapshot recomputes the stable point waiting for its thread's last commit. */
+    static final int SNAPSHOT_WAITS = 256;
 
     private final ProtocolContext context;
     private final long origin = System.nanoTime();
@@ -70,14 +72,22 @@ final class MvccClock {
 
     /**
      * Begins a snapshot attempt: brings the bounds up to date, publishes the snapshot and returns
-     * it, or returns -1 if the stable point is still below {@code s}'s thread's own last commit
-     * (the attempt must then run tracked, or it would not see its own thread's writes).
+     * it, or returns -1 if the stable point stays below {@code s}'s thread's own last commit for
+     * {@value #SNAPSHOT_WAITS} recomputations (a writer that began before that commit is still in
+     * flight): the attempt must then run tracked, or it would not see its own thread's writes.
      */
     long openSnapshot(MvccTxnState s) {
         advance();
         long r = stable.get();
-        if (r < s.clock()) {
-            return -1;
+        for (int tries = 0; r < s.clock(); tries++) {
+            // The thread's own last commit is not stable yet: a writer that began before it is
+            // still in flight. Such writers are usually about to finish; wait a little for them.
+            if (tries == SNAPSHOT_WAITS) {
+                return -1;
+            }
+            Thread.onSpinWait();
+            advance();
+            r = stable.get();
         }
         s.publishSnapshot(r);
         long again = stable.get();

@@ -10,11 +10,13 @@ import io.jato.stm.spi.LongItem;
 import io.jato.stm.spi.ProtocolContext;
 import io.jato.stm.spi.RefItem;
 import io.jato.stm.spi.TxItem;
+import io.jato.stm.spi.TxParticipant;
 import io.jato.stm.spi.TxnContext;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 
 import static io.jato.protocols.tictoc.TicTocWord.LOCKED;
 import static io.jato.protocols.tictoc.TicTocWord.RETIRED;
@@ -90,6 +92,13 @@ public final class MvccControl extends ConcurrencyControl {
     private volatile long floor;
     /** Deletes kept linked in every thread's list: incremented by a committing install, decremented by collectors. */
     private final AtomicInteger keptDeletes = new AtomicInteger();
+    /** Held by the one thread that unlinks kept deletes at a time. */
+    private final ReentrantLock collecting = new ReentrantLock();
+    /** The kept delete being unlinked and the horizon it was found under: written and read by the holder of {@link #collecting}. */
+    private TxItem unlinkingItem;
+    private long unlinkingBound;
+    /** Kept deletes of threads that died before they could be unlinked; collected like the others. */
+    private final KeptDeletes orphans = new KeptDeletes();
 
     MvccControl(ProtocolContext context) {
         this.context = context;
@@ -118,10 +127,9 @@ public final class MvccControl extends ConcurrencyControl {
 
     @Override
     public void retireTxnState(Object state) {
-        // The dead thread's kept deletes: unlink those no snapshot can see before; the others stay
-        // linked, answering "no version" (absent) to every lookup.
-        MvccTxnState s = (MvccTxnState) state;
-        keptDeletes.addAndGet(-s.kept.unlinkUpTo(clock.horizon()));
+        // The dead thread's kept deletes are no longer reachable through the registry: the
+        // store's list inherits them, and the next collection unlinks them.
+        ((MvccTxnState) state).kept.moveTo(orphans);
     }
 
     private MvccTxnState state(TxnContext txn) {
@@ -504,15 +512,47 @@ public final class MvccControl extends ConcurrencyControl {
      * called by whichever thread finishes an attempt while some are kept, holding no item locks.
      */
     private void collectDeletes() {
+        if (!collecting.tryLock()) {
+            return; // another thread collects now; the next finish tries again
+        }
+        try {
+            collectDeletesLocked();
+        } finally {
+            collecting.unlock();
+        }
+    }
+
+    private void collectDeletesLocked() {
         clock.advance();
         long h = clock.horizon();
         java.util.List<Object> states = context.txnStates();
         for (int i = 0, n = states.size(); i < n; i++) {
             MvccTxnState st = (MvccTxnState) states.get(i);
-            int done = st.kept.unlinkUpTo(h);
+            int done = st.kept.unlinkUpTo(h, this);
             if (done > 0) {
                 keptDeletes.addAndGet(-done);
             }
+        }
+        int done = orphans.unlinkUpTo(h, this);
+        if (done > 0) {
+            keptDeletes.addAndGet(-done);
+        }
+    }
+
+    /**
+     * Unlinks one kept delete through its participant, unless the item changed after
+     * {@code horizon}: then a later write revived it, or a later delete (noted on its own) left it
+     * deleted again, which a snapshot between the two must still see present. The check runs
+     * inside the participant's non-transactional lock ({@link #lockNonTx}), so no write can slip
+     * between it and the unlink. Caller holds {@link #collecting}.
+     */
+    void unlinkKept(TxParticipant participant, TxItem item, long horizon) {
+        unlinkingItem = item;
+        unlinkingBound = horizon;
+        try {
+            participant.unlinkDeleted(item);
+        } finally {
+            unlinkingItem = null;
         }
     }
 
@@ -535,6 +575,11 @@ public final class MvccControl extends ConcurrencyControl {
                 return RETIRED_ITEM;
             }
             if ((w & LOCKED) == 0 && Items.casWord(item, w, w | LOCKED)) {
+                if (item == unlinkingItem && wts(w) > unlinkingBound && collecting.isHeldByCurrentThread()) {
+                    // A kept delete's item written again since: not this delete's to unlink.
+                    Items.setWordRelease(item, w);
+                    return RETIRED_ITEM;
+                }
                 // A structure change may hand this item's range to other items (TicToc's floor).
                 raiseFloor(Items.word2Volatile(item) + 1);
                 try {

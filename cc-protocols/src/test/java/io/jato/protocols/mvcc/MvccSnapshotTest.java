@@ -112,4 +112,66 @@ class MvccSnapshotTest {
         stm.run(txn -> map.put(txn, 100, "x"));
         assertEquals(8, map.single().size(), "the kept delete was not unlinked");
     }
+
+    /**
+     * A key deleted, inserted again into the same kept node, and deleted again: when the first
+     * delete's turn to be unlinked comes, the node is deleted again (by the third commit, newer than
+     * the horizon) and a snapshot between the insert and that delete must still find the key. The
+     * collector once unlinked it, because the node said "deleted".
+     */
+    @Test
+    void aKeptDeleteIsNotUnlinkedOnceItsKeyWasInsertedAndDeletedAgain() {
+        Stm stm = store();
+        TxHashMap<Integer, String> map = new TxHashMap<>(stm, 16);
+        map.single().put(1, "v1");
+        map.single().put(2, "other");
+        AtomicReference<String> found = new AtomicReference<>();
+        AtomicInteger attempts = new AtomicInteger();
+        Interleaving il = new Interleaving();
+        il.thread("oldest snapshot", () -> stm.readOnly(txn -> {
+            map.get(txn, 2);
+            il.signal("oldest open");
+            il.await("deleted again");
+            return null;
+        }));
+        il.thread("writer", () -> {
+            il.await("oldest open");
+            stm.run(txn -> map.remove(txn, 1));
+            stm.run(txn -> map.put(txn, 1, "v2"));
+            il.signal("inserted again");
+            il.await("middle open");
+            stm.run(txn -> map.remove(txn, 1));
+            il.signal("deleted again");
+        });
+        il.thread("middle snapshot", () -> {
+            il.await("inserted again");
+            stm.readOnly(txn -> {
+                attempts.incrementAndGet();
+                map.get(txn, 2);
+                il.signal("middle open");
+                il.await("oldest done");
+                found.set(map.get(txn, 1));
+                return null;
+            });
+        });
+        il.thread("watcher", () -> {
+            il.await("deleted again");
+            // The oldest snapshot ends (its finish collects) before the middle one reads key 1.
+            for (Thread t : il.threads()) {
+                if (t.getName().equals("oldest snapshot")) {
+                    try {
+                        t.join(5_000);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+            il.signal("oldest done");
+        });
+        il.run();
+        assertTrue(il.followedSchedule());
+        assertEquals(1, attempts.get());
+        assertEquals("v2", found.get(), "the snapshot between the insert and the second delete lost the key");
+        assertNull(map.single().get(1));
+    }
 }

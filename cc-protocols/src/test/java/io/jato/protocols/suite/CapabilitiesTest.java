@@ -26,6 +26,7 @@ class CapabilitiesTest {
         Map<String, Capabilities> expected = Map.of(
                 "occ", Capabilities.of(Isolation.SERIALIZABLE),
                 "tictoc", Capabilities.of(Isolation.SERIALIZABLE),
+                "mvcc", Capabilities.of(Isolation.SERIALIZABLE, Feature.SNAPSHOT_READS),
                 "tictoc-si", Capabilities.of(Isolation.SNAPSHOT_ISOLATION),
                 "tictoc-rr", Capabilities.of(Isolation.REPEATABLE_READ),
                 "global-lock", Capabilities.of(Isolation.SERIALIZABLE, Feature.OPACITY));
@@ -33,7 +34,7 @@ class CapabilitiesTest {
             assertEquals(caps, Stm.protocolCapabilities(name), name);
             assertEquals(caps, Stm.builder().protocol(name).build().capabilities(), name);
         });
-        assertEquals(List.of("global-lock", "occ", "tictoc"), Protocols.correct());
+        assertEquals(List.of("global-lock", "mvcc", "occ", "tictoc"), Protocols.correct());
         assertEquals(List.of("tictoc-rr", "tictoc-si"), Protocols.weaklyIsolated());
     }
 }
