@@ -189,10 +189,10 @@ public final class FaultyControl extends ForwardingControl {
         return finishCommitted;
     }
 
-    /** Counts a call of {@code h}; @return true if this call is the one that must throw. */
     /** True while the armed thread runs the wrapped protocol's finish (written and read by that thread only). */
     private boolean inInnerFinish;
 
+    /** Counts a call of {@code h}; @return true if this call is the one that must throw. */
     private boolean hit(Hook h) {
         if (Thread.currentThread() != armed || inInnerFinish) {
             return false;
