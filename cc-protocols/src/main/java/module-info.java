@@ -8,5 +8,6 @@ module io.jato.protocols {
     provides io.jato.stm.spi.Protocol with io.jato.protocols.globallock.GlobalLockProtocol,
             io.jato.protocols.tictoc.TicTocProtocol, io.jato.protocols.tictoc.TicTocProtocol.Si,
             io.jato.protocols.tictoc.TicTocProtocol.Rr,
-            io.jato.protocols.twophase.TwoPhaseProtocol, io.jato.protocols.swisstm.SwissTmProtocol;
+            io.jato.protocols.twophase.TwoPhaseProtocol, io.jato.protocols.swisstm.SwissTmProtocol,
+            io.jato.protocols.mvcc.MvccProtocol;
 }

@@ -4,6 +4,7 @@ import io.jato.protocols.suite.Interleaving;
 import io.jato.protocols.suite.Protocols;
 import io.jato.protocols.suite.Quiescence;
 import io.jato.records.RecordLayout;
+import io.jato.stm.Capabilities;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
 import org.junit.jupiter.api.Timeout;
@@ -71,6 +72,15 @@ class RecordContractTest {
         Quiescence.assertQuiescent(a);
     }
 
+    /**
+     * @return true if the store's default protocol (which the records are bound to) keeps several
+     *         versions: it reads as of each transaction's start rather than the latest version
+     */
+    private static boolean multiVersion(String protocol) {
+        String first = protocol.split("\\" + Protocols.PAIR_SEPARATOR)[0];
+        return Stm.protocolCapabilities(first).has(Capabilities.Feature.SNAPSHOT_READS);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource(PROTOCOLS)
     void aReaderOfTheWrittenGroupSerializes(String protocol) {
@@ -81,7 +91,10 @@ class RecordContractTest {
         int attempts = race(stm, t -> seen[0] = a.balance(t), t -> a.setOwner(t, "saw " + seen[0]),
                 t -> a.setBalance(t, 99), scheduled);
         String owner = a.single().get().owner();
-        if (scheduled[0]) {
+        if (scheduled[0] && multiVersion(protocol) && attempts == 1) {
+            // A multi-version protocol may keep T1's read and order T1 before T2.
+            assertEquals("saw 10", owner, "committed at once: T1 must serialize before T2");
+        } else if (scheduled[0]) {
             assertEquals(2, attempts, "the reader saw a version that was overwritten before it committed");
             assertEquals("saw 99", owner, "T1 must serialize after T2");
         } else {
@@ -156,7 +169,10 @@ class RecordContractTest {
             a.setOwner(t, "read " + seen[0]);
         }, t -> a.update(t, new Deposit(100)), scheduled);
         if (scheduled[0]) {
-            assertEquals(1, attempts, "the read came after T2's commit, so it saw T2's deposit");
+            // A multi-version protocol reads as of T1's start, before T2: that read is retried,
+            // since T1 also writes the group T2 changed.
+            assertEquals(multiVersion(protocol) ? 2 : 1, attempts,
+                    "the read came after T2's commit, so it saw T2's deposit");
             assertEquals(115, seen[0]);
         } else {
             assertTrue(seen[0] == 115 || seen[0] == 15, () -> "not a serial result: " + seen[0]);

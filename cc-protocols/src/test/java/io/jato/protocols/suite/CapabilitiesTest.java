@@ -29,6 +29,7 @@ class CapabilitiesTest {
                         Feature.REMOTE_ABORT),
                 "occ", Capabilities.of(Isolation.SERIALIZABLE),
                 "tictoc", Capabilities.of(Isolation.SERIALIZABLE),
+                "mvcc", Capabilities.of(Isolation.SERIALIZABLE, Feature.SNAPSHOT_READS),
                 "tictoc-si", Capabilities.of(Isolation.SNAPSHOT_ISOLATION),
                 "tictoc-rr", Capabilities.of(Isolation.REPEATABLE_READ),
                 "global-lock", Capabilities.of(Isolation.SERIALIZABLE, Feature.OPACITY));
@@ -36,7 +37,7 @@ class CapabilitiesTest {
             assertEquals(caps, Stm.protocolCapabilities(name), name);
             assertEquals(caps, Stm.builder().protocol(name).build().capabilities(), name);
         });
-        assertEquals(List.of("2pl", "global-lock", "occ", "swisstm", "tictoc"), Protocols.correct());
+        assertEquals(List.of("2pl", "global-lock", "mvcc", "occ", "swisstm", "tictoc"), Protocols.correct());
         assertEquals(List.of("tictoc-rr", "tictoc-si"), Protocols.weaklyIsolated());
     }
 }

@@ -431,6 +431,12 @@ class FaultInjectionTest {
         assertAfterwards(env);
     }
 
+    /** @return true if the protocol the faulty store wraps (a pairing's first) declares snapshot reads */
+    private static boolean readsSnapshots(String protocol) {
+        String wrapped = protocol.split("\\" + Protocols.PAIR_SEPARATOR)[0];
+        return Stm.protocolCapabilities(wrapped).has(Capabilities.Feature.SNAPSHOT_READS);
+    }
+
     /**
      * A declared read-only transaction (no locks, no installs) failing at every call of begin,
      * its reads, commitTimestamp, validate and finish: the throwable surfaces, counted once, and
@@ -447,6 +453,11 @@ class FaultInjectionTest {
             assertEquals(counting.initial, counting.stm.readOnly(counting.target::read));
             counter.disarm();
             int calls = counter.calls(hook);
+            if (calls == 0 && hook == Hook.VALIDATE && readsSnapshots(protocol)) {
+                // A multi-version protocol serves a declared read-only transaction from its
+                // snapshot: nothing to validate.
+                continue;
+            }
             assertTrue(calls > 0, () -> "a read-only transaction never calls " + hook);
             for (When when : hook.whens()) {
                 for (int k : callsToFault(Protocols.isPair(protocol), calls)) {

@@ -128,6 +128,7 @@ class SortedMapPhantomTest {
                 map.singlePut(k, "v" + k);
             }
             AtomicInteger attempts = new AtomicInteger();
+            AtomicReference<String> lastRead = new AtomicReference<>();
             Interleaving il = new Interleaving();
             il.thread("scanner", () -> stm.run(txn -> {
                 attempts.incrementAndGet();
@@ -136,9 +137,10 @@ class SortedMapPhantomTest {
                     il.signal("scanned");
                     il.await("changed");
                 }
-                // Reading the writer's key orders the scan after the writer in every serializable
-                // protocol (TicToc would otherwise commit a read-only scan before the insert).
-                map.get(txn, 2000);
+                // Reading the writer's key orders the scan after the writer in every
+                // single-version protocol (TicToc would otherwise commit a read-only scan before
+                // the insert); a multi-version one may still read it as of before the writer.
+                lastRead.set(map.get(txn, 2000));
             }));
             il.thread("writer", () -> {
                 il.await("scanned");
@@ -156,7 +158,8 @@ class SortedMapPhantomTest {
             il.run();
             if (!inside) {
                 assertEquals(1, attempts.get(), "the scan was aborted by changes outside its range");
-            } else if (il.followedSchedule()) {
+            } else if (il.followedSchedule() && !"v2000".equals(lastRead.get())) {
+                // Serialized after the writer: its insert inside the range must have aborted the scan.
                 assertEquals(2, attempts.get(), "the control: an insert inside the range must abort the scan");
             }
             Quiescence.assertQuiescent(map);

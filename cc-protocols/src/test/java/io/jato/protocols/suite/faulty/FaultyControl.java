@@ -189,9 +189,12 @@ public final class FaultyControl extends ForwardingControl {
         return finishCommitted;
     }
 
+    /** True while the armed thread runs the wrapped protocol's finish (written and read by that thread only). */
+    private boolean inInnerFinish;
+
     /** Counts a call of {@code h}; @return true if this call is the one that must throw. */
     private boolean hit(Hook h) {
-        if (Thread.currentThread() != armed) {
+        if (Thread.currentThread() != armed || inInnerFinish) {
             return false;
         }
         int n = ++calls[h.ordinal()];
@@ -334,7 +337,19 @@ public final class FaultyControl extends ForwardingControl {
     @Override
     public void finish(TxnContext txn, boolean committed, AbortCause cause) {
         boolean hit = hit(Hook.FINISH);
-        inner.finish(txn, committed, cause);
+        // What the wrapped protocol's finish calls back (an MVCC collector unlinking kept deletes
+        // through the data types) is its housekeeping, not a call of this commit: not a target.
+        boolean outer = Thread.currentThread() == armed && !inInnerFinish;
+        if (outer) {
+            inInnerFinish = true;
+        }
+        try {
+            inner.finish(txn, committed, cause);
+        } finally {
+            if (outer) {
+                inInnerFinish = false;
+            }
+        }
         if (hit) {
             finishCommitted = committed;
             throw fire(txn);

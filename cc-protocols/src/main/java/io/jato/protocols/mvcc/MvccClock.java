@@ -1,0 +1,168 @@
+package io.jato.protocols.mvcc;
+
+import io.jato.stm.spi.ProtocolContext;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Where MVCC's timestamps come from, in one class so that the scheme can be swapped
+ * ({@code docs/mvcc.md}, "Timestamps"). Per-thread clocks in the style of Cicada's loosely
+ * synchronized clocks, plus three store-wide bounds that only grow:
+ *
+ * <ul>
+ *   <li>{@code floorOfWriters} — no tracked attempt that begins from now on takes an execution
+ *       timestamp below it;</li>
+ *   <li>{@code stable} — no transaction, running or future, commits a version at or below it:
+ *       a snapshot there is final ("the recent past");</li>
+ *   <li>{@code horizon} — no snapshot, running or future, reads below it: older versions may go.</li>
+ * </ul>
+ *
+ * <p>A tracked attempt takes {@code max(its thread's clock + 1, System.nanoTime() since the store
+ * began, floorOfWriters)} as its execution timestamp: no shared write, two shared reads. The
+ * nanosecond clock only keeps threads close to each other and to real time; no guarantee rests on
+ * it. Every guarantee rests on the two Dekker pairs below (all loads and stores volatile):
+ * <ol>
+ *   <li>a tracked attempt publishes its lower bound ({@code active}) and then reads
+ *       {@code floorOfWriters}; {@link #advance} reads {@code floorOfWriters} and then every
+ *       {@code active}. If {@link #advance} missed the publication, the attempt's read came after
+ *       {@link #advance}'s, so its timestamp is at least the value {@link #advance} read, which is
+ *       above the {@code stable} it computes; if it saw it, {@code stable} stays below it.</li>
+ *   <li>a snapshot publishes the {@code stable} it read and then reads {@code stable} again,
+ *       reading at the second value; {@link #advance} reads {@code stable} and then every published
+ *       snapshot. Either it saw the publication (the horizon stays at or below it) or the
+ *       snapshot's second read came after its read of {@code stable}, which bounds the horizon.</li>
+ * </ol>
+ *
+ * <p>{@link #advance} scans the registry of live states: it runs when a snapshot begins and every
+ * {@value #ADVANCE_PERIOD} commits of a thread, never on a tracked attempt's begin or commit path.
+ * Thread-safe.
+ */
+final class MvccClock {
+    /** Commits of one thread between two of its calls to {@link #advance}. */
+    static final int ADVANCE_PERIOD = 64;
+    /** How many times a snapshot recomputes the stable point waiting for its thread's last commit. */
+    static final int SNAPSHOT_WAITS = 256;
+
+    private final ProtocolContext context;
+    private final long origin = System.nanoTime();
+    private final AtomicLong floorOfWriters = new AtomicLong(2);
+    private final AtomicLong stable = new AtomicLong(1);
+    private final AtomicLong horizon = new AtomicLong(0);
+
+    MvccClock(ProtocolContext context) {
+        this.context = context;
+    }
+
+    /**
+     * Begins a tracked attempt of {@code s}'s thread: publishes a lower bound of its commit
+     * timestamp and returns its execution timestamp (at least that bound).
+     */
+    long openTracked(MvccTxnState s) {
+        long t = Math.max(s.clock() + 1, System.nanoTime() - origin);
+        s.publishActive(t);
+        return Math.max(t, floorOfWriters.get());
+    }
+
+    /** Ends a tracked attempt; {@code committedAt} is its commit timestamp, or 0 if it aborted. */
+    void closeTracked(MvccTxnState s, long committedAt) {
+        s.advanceClock(Math.max(committedAt, s.seen));
+        s.clearActive();
+    }
+
+    /**
+     * Begins a snapshot attempt: brings the bounds up to date, publishes the snapshot and returns
+     * it, or returns -1 if the stable point stays below {@code s}'s thread's own last commit for
+     * {@value #SNAPSHOT_WAITS} recomputations (a writer that began before that commit is still in
+     * flight): the attempt must then run tracked, or it would not see its own thread's writes.
+     */
+    long openSnapshot(MvccTxnState s) {
+        advance();
+        long r = stable.get();
+        for (int tries = 0; r < s.clock(); tries++) {
+            // The thread's own last commit is not stable yet: a writer that began before it is
+            // still in flight. Such writers are usually about to finish; wait a little for them.
+            if (tries == SNAPSHOT_WAITS) {
+                return -1;
+            }
+            Thread.onSpinWait();
+            advance();
+            r = stable.get();
+        }
+        s.publishSnapshot(r);
+        long again = stable.get();
+        if (again != r) {
+            s.publishSnapshot(again);
+        }
+        return again;
+    }
+
+    void closeSnapshot(MvccTxnState s) {
+        s.clearSnapshot();
+    }
+
+    /**
+     * A non-transactional write gave an item the version {@code ts}: later execution timestamps go
+     * above it, so that the stable point, and with it the horizon, can move past it.
+     */
+    void nonTransactionalWrite(long ts) {
+        raise(floorOfWriters, ts + 1);
+    }
+
+    /** @return no snapshot, running or future, reads below this */
+    long horizon() {
+        return horizon.get();
+    }
+
+    /** @return no transaction, running or future, commits at or below this */
+    long stable() {
+        return stable.get();
+    }
+
+    /** Counts a commit of {@code s}'s thread; every {@value #ADVANCE_PERIOD}th one advances the bounds. */
+    void committed(MvccTxnState s) {
+        if (++s.sinceAdvance >= ADVANCE_PERIOD) {
+            s.sinceAdvance = 0;
+            advance();
+        }
+    }
+
+    /**
+     * Recomputes the three bounds from the registry of live states (see the class comment for why
+     * each stays correct under concurrent begins).
+     */
+    void advance() {
+        List<Object> states = context.txnStates();
+        long newest = 0;
+        for (int i = 0, n = states.size(); i < n; i++) {
+            newest = Math.max(newest, ((MvccTxnState) states.get(i)).clock());
+        }
+        raise(floorOfWriters, newest + 1);
+        // Each scan loads the registry after the bound it pairs with: a state registered after
+        // that load belongs to a thread whose first read of the bound comes later still.
+        long writers = floorOfWriters.get();
+        states = context.txnStates();
+        long st = writers - 1;
+        for (int i = 0, n = states.size(); i < n; i++) {
+            long a = ((MvccTxnState) states.get(i)).active();
+            if (a != MvccTxnState.NONE) {
+                st = Math.min(st, a - 1);
+            }
+        }
+        raise(stable, st);
+        long h = stable.get();
+        states = context.txnStates();
+        for (int i = 0, n = states.size(); i < n; i++) {
+            h = Math.min(h, ((MvccTxnState) states.get(i)).snapshot());
+        }
+        raise(horizon, h);
+    }
+
+    private static void raise(AtomicLong bound, long to) {
+        for (long b = bound.get(); b < to; b = bound.get()) {
+            if (bound.compareAndSet(b, to)) {
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,690 @@
+package io.jato.protocols.mvcc;
+
+import io.jato.protocols.tictoc.TicTocWord;
+import io.jato.stm.AbortCause;
+import io.jato.stm.spi.ConcurrencyControl;
+import io.jato.stm.spi.Entry;
+import io.jato.stm.spi.Items;
+import io.jato.stm.spi.LockBitWords;
+import io.jato.stm.spi.LongItem;
+import io.jato.stm.spi.ProtocolContext;
+import io.jato.stm.spi.RefItem;
+import io.jato.stm.spi.TxItem;
+import io.jato.stm.spi.TxParticipant;
+import io.jato.stm.spi.TxnContext;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+
+import static io.jato.protocols.tictoc.TicTocWord.LOCKED;
+import static io.jato.protocols.tictoc.TicTocWord.RETIRED;
+import static io.jato.protocols.tictoc.TicTocWord.wts;
+
+/*
+ * MVCC in the style of Cicada and MSTO (seed 002 §2.2); the design and the correctness argument
+ * are in docs/mvcc.md. In short:
+ *
+ * Item. The primary word is TicToc's (wts of the newest committed version, lock and retired
+ * bits), the secondary word that version's rts, and the value in place (a cell's value, a
+ * record's columns) is that version: Cicada's inlined version. Older versions hang off the ext
+ * slot, newest first (Version: wts, end, value or a record's column copy).
+ *
+ * Execution. A tracked attempt reads at its execution timestamp from MvccClock; a declared
+ * read-only attempt reads at a stable snapshot, untracked. A read takes the newest version whose
+ * wts is at or below the read timestamp: the one in place if it is old enough, else one from the
+ * chain. A tracked reader that meets a version whose replacement is being committed (its item
+ * locked) waits a bounded time; a snapshot reader never waits (nothing can commit at or below it).
+ *
+ * Commit, on the driver's hooks:
+ *  phase 1  lock      lock the word, push the version in place onto the chain as PENDING (a new
+ *                     version per write: inherent), cut versions no snapshot can read;
+ *           commitTimestamp = max(execution timestamp, floor, rts + 1 of every written item,
+ *                     wts of every read version);
+ *  phase 2  validate  each read version must still be the item's version at the commit
+ *                     timestamp: valid until its end (an old version), or still in place with its
+ *                     rts extended to the timestamp (TicToc's extension, the rts update of MSTO's
+ *                     phase 2); prepare fixes the timestamp (a spanning commit's agreed one);
+ *  phase 3  install   in place, then publish: the pushed version's end := commit timestamp
+ *                     (COMMITTED), rts, then the word (release stores); unlock on abort pops the
+ *                     pushed version (ABORTED: it is never seen again).
+ *  finish             ends the attempt's published timestamps; committed deletes are unlinked
+ *                     once the horizon passes them (keepsDeleted).
+ */
+
+/**
+ * One store's MVCC instance (protocol {@value MvccProtocol#NAME}): serializable, multi-version,
+ * with declared read-only transactions reading a stable snapshot in the recent past without
+ * validation. Thread-safe; one instance serves every thread of the store.
+ */
+public final class MvccControl extends ConcurrencyControl {
+    private static final VarHandle FLOOR;
+    /** Entry flag: this commit (or the abort path) owns the version on top of the item's chain. */
+    private static final int PUSHED = Entry.PROTOCOL_FLAG_0;
+    /** Entry flag: a snapshot observed an item whose value in place is newer than the snapshot. */
+    private static final int NEWER_IN_PLACE = Entry.PROTOCOL_FLAG_1;
+    /** A chain longer than this after trimming makes the locking thread recompute the horizon. */
+    private static final int LONG_CHAIN = 8;
+
+    static {
+        try {
+            FLOOR = MethodHandles.lookup().findVarHandle(MvccControl.class, "floor", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final ProtocolContext context;
+    private final int stateSlot;
+    /** The store binds objects to several protocols: no snapshot reads (a transaction may span them). */
+    private final boolean mixed;
+    private final int lockSpins;
+    private final int readSpins;
+    private final MvccClock clock;
+
+    /**
+     * The least commit timestamp of any commit from now on: raised by non-transactional locks
+     * (structure changes) and by {@link #retire}, as TicToc's floor (docs/tictoc.md). Written by
+     * CAS, read with volatile loads by every commit.
+     */
+    @SuppressWarnings("unused") // through FLOOR
+    private volatile long floor;
+    /** Deletes kept linked in every thread's list: incremented by a committing install, decremented by collectors. */
+    private final AtomicInteger keptDeletes = new AtomicInteger();
+    /** Held by the one thread that unlinks kept deletes at a time. */
+    private final ReentrantLock collecting = new ReentrantLock();
+    /** The kept delete being unlinked and the horizon it was found under: written and read by the holder of {@link #collecting}. */
+    private TxItem unlinkingItem;
+    private long unlinkingBound;
+    /** Kept deletes of threads that died before they could be unlinked; collected like the others. */
+    private final KeptDeletes orphans = new KeptDeletes();
+
+    MvccControl(ProtocolContext context) {
+        this.context = context;
+        this.stateSlot = context.stateSlot();
+        this.mixed = context.isMixed();
+        this.lockSpins = context.lockSpinLimit();
+        this.readSpins = context.readSpinLimit();
+        this.clock = new MvccClock(context);
+    }
+
+    @Override
+    public String name() {
+        return MvccProtocol.NAME;
+    }
+
+    /** Orders by commit timestamps: a spanning commit validates and installs at the agreed one. */
+    @Override
+    public boolean ordersByTimestamp() {
+        return true;
+    }
+
+    @Override
+    public Object newTxnState(TxnContext txn) {
+        return new MvccTxnState();
+    }
+
+    @Override
+    public void retireTxnState(Object state) {
+        // The dead thread's kept deletes are no longer reachable through the registry: the
+        // store's list inherits them, and the next collection unlinks them.
+        ((MvccTxnState) state).kept.moveTo(orphans);
+    }
+
+    private MvccTxnState state(TxnContext txn) {
+        return (MvccTxnState) txn.ccState(stateSlot);
+    }
+
+    @Override
+    public void begin(TxnContext txn) {
+        MvccTxnState s = state(txn);
+        if (s.readTs != 0) {
+            // The previous attempt's finish did not run (a hook threw before it): end what it
+            // published, and count the timestamp it may have installed at.
+            clock.closeTracked(s, s.commitTs);
+            clock.closeSnapshot(s);
+        }
+        s.seen = 0;
+        s.commitTs = 0;
+        // A snapshot is this protocol's alone: in a store of several protocols a read-only
+        // transaction may span them, and the others validate at commit (docs/mvcc.md).
+        if (txn.isDeclaredReadOnly() && !mixed) {
+            long snapshot = clock.openSnapshot(s);
+            if (snapshot >= 0) {
+                s.snapshotMode = true;
+                s.readTs = snapshot;
+                return;
+            }
+        }
+        s.snapshotMode = false;
+        s.readTs = clock.openTracked(s);
+    }
+
+    // ------------------------------------------------------------------ execution-time reads
+
+    /** What {@link #locate} found: the value in place, loaded into the state's scratch fields. */
+    private static final Version IN_PLACE = new Version(0, null, 0, null);
+    /** What {@link #locate} found: no version of the item is visible at the snapshot. */
+    private static final Version NOTHING = new Version(0, null, 0, null);
+
+    private static final int KIND_NONE = 0;
+    private static final int KIND_REF = 1;
+    private static final int KIND_LONG = 2;
+
+    @Override
+    public Object readRef(TxnContext txn, RefItem item, Entry e) {
+        MvccTxnState s = state(txn);
+        Version v = locate(txn, s, item, e, KIND_REF);
+        if (v == IN_PLACE) {
+            Object r = s.loadedRef;
+            s.loadedRef = null;
+            return r;
+        }
+        return v == NOTHING ? NO_VERSION : v.ref;
+    }
+
+    @Override
+    public long readLong(TxnContext txn, LongItem item, Entry e) {
+        MvccTxnState s = state(txn);
+        Version v = locate(txn, s, item, e, KIND_LONG);
+        return v == IN_PLACE ? s.loadedLong : v.value;
+    }
+
+    @Override
+    public void observe(TxnContext txn, TxItem item, Entry e) {
+        MvccTxnState s = state(txn);
+        Version v = locate(txn, s, item, e, KIND_NONE);
+        if (v != IN_PLACE && v != NOTHING && v.ref != null && !(item instanceof RefItem)) {
+            // A record group's older columns: its getters read this copy.
+            e.setReadRef(v.ref);
+            e.addFlags(Entry.VERSION);
+        }
+    }
+
+    /**
+     * Finds the version of {@code item} visible at the attempt's read timestamp and records it in
+     * {@code e}: {@link #IN_PLACE} (the value in place, loaded for {@code kind} into the state),
+     * a version of the chain, or {@link #NOTHING} (a snapshot older than the item's first version).
+     */
+    private Version locate(TxnContext txn, MvccTxnState s, TxItem item, Entry e, int kind) {
+        if (e.has(Entry.LOCKED)) {
+            // Locked by this very transaction (a read while it commits): the committed value in
+            // place, observed as the version locked, which validates while the lock is held.
+            e.setObserved(wts(e.lockedWord()));
+            e.setObserved2(Items.word2Volatile(item));
+            load(s, item, kind);
+            return IN_PLACE;
+        }
+        long t = s.readTs;
+        boolean newest = false;
+        Version pending = null;
+        for (int spins = 0;; ) {
+            long w = Items.wordVolatile(item);
+            boolean unlocked = (w & LOCKED) == 0;
+            if (unlocked && (newest || wts(w) <= t)) {
+                long r = Items.word2Volatile(item);
+                load(s, item, kind);
+                if (Items.wordVolatile(item) == w) {
+                    return found(txn, s, e, IN_PLACE, wts(w), r);
+                }
+            } else {
+                if (unlocked) {
+                    s.seen = Math.max(s.seen, wts(w));
+                }
+                Version v = Version.at((Version) Items.extAcquire(item), t);
+                if (v != null) {
+                    long end = v.end();
+                    if (end != Version.PENDING) {
+                        return found(txn, s, e, v, v.wts, end - 1);
+                    }
+                    if (s.snapshotMode) {
+                        // Nothing commits at or below a snapshot: the version being replaced is
+                        // the snapshot's.
+                        return found(txn, s, e, v, v.wts, v.wts);
+                    }
+                    pending = v;
+                } else if (unlocked && Items.wordVolatile(item) == w) {
+                    // No version at t is reachable: the item is newer than t, or its version at t
+                    // was collected (older than the horizon, so never a snapshot's).
+                    if (s.snapshotMode) {
+                        if (kind == KIND_REF) {
+                            return found(txn, s, e, NOTHING, 0, wts(w) - 1);
+                        }
+                        if (kind == KIND_LONG) {
+                            // Cannot happen for a snapshot at or above the horizon; retry tracked.
+                            throw txn.rollback(AbortCause.READ_VALIDATION);
+                        }
+                        // An item without a value of its own (a stripe, a leaf: the observation is
+                        // all) or a record group changed non-transactionally, which keeps no
+                        // version: a record's in-place read of it must fail its check.
+                        e.addFlags(NEWER_IN_PLACE);
+                        return found(txn, s, e, IN_PLACE, wts(w), wts(w));
+                    }
+                    // A tracked attempt reads the newest version; its commit timestamp then
+                    // rises to it, and its other reads are validated there.
+                    newest = true;
+                    continue;
+                }
+            }
+            if (++spins > readSpins) {
+                if (pending != null) {
+                    // The writer is slow: take the version being replaced; validation decides.
+                    return found(txn, s, e, pending, pending.wts, pending.wts);
+                }
+                throw txn.rollback(AbortCause.READ_BUSY);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private static void load(MvccTxnState s, TxItem item, int kind) {
+        if (kind == KIND_REF) {
+            s.loadedRef = ((RefItem) item).valueAcquire();
+        } else if (kind == KIND_LONG) {
+            s.loadedLong = ((LongItem) item).valueAcquire();
+        }
+    }
+
+    /** Records the version read ({@code wts}, known valid up to {@code validTo}); untracks snapshot reads. */
+    private static Version found(TxnContext txn, MvccTxnState s, Entry e, Version v, long wts, long validTo) {
+        e.setObserved(wts);
+        e.setObserved2(validTo);
+        if (s.snapshotMode) {
+            txn.untrack(e);
+        }
+        return v;
+    }
+
+    /**
+     * True if the version {@code e} observed is the one in place and the item is not locked by
+     * another transaction: what makes an in-place read (a record's fields) consistent, and a
+     * conservative answer for a read served from the chain (false once the item moved on).
+     */
+    @Override
+    public boolean isCurrent(TxnContext txn, Entry e) {
+        if (e.has(NEWER_IN_PLACE)) {
+            return false;
+        }
+        if (e.has(Entry.LOCKED)) {
+            return wts(e.lockedWord()) == e.observed();
+        }
+        long w = Items.wordVolatile(e.item());
+        return (w & LOCKED) == 0 && wts(w) == e.observed();
+    }
+
+    // ------------------------------------------------------------------ commit
+
+    @Override
+    public AbortCause lock(TxnContext txn, Entry e) {
+        TxItem item = e.item();
+        for (int spins = 0;; ) {
+            long w = Items.wordVolatile(item);
+            if ((w & RETIRED) != 0) {
+                return AbortCause.DELETED;
+            }
+            if ((w & LOCKED) == 0) {
+                if (Items.casWord(item, w, w | LOCKED)) {
+                    e.setLockedWord(w);
+                    e.addFlags(Entry.LOCKED);
+                    pushOnLock(txn, e, w);
+                    return null;
+                }
+            } else if (++spins > lockSpins) {
+                return AbortCause.LOCK_BUSY;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Keeps the version in place as the chain's newest old version, PENDING until publish (Cicada's
+     * phase 1 inserts the new version as pending instead; here the new one goes in place, so the
+     * old one moves out). Allocates: a version per write is what multi-versioning costs.
+     */
+    private void pushOnLock(TxnContext txn, Entry e, long lockedWord) {
+        TxItem item = e.item();
+        Object ref = null;
+        long value = 0;
+        if (item instanceof RefItem) {
+            ref = e.has(Entry.INSERT) ? NO_VERSION : ((RefItem) item).valueAcquire();
+        } else if (item instanceof LongItem) {
+            value = ((LongItem) item).valueAcquire();
+        } else if (e.participant() != null) {
+            ref = e.participant().captureVersion(txn, e);
+        }
+        push(item, wts(lockedWord), ref, value);
+        e.addFlags(PUSHED);
+    }
+
+    /** Pushes a version onto a locked item's chain and cuts what no snapshot can read. */
+    private void push(TxItem item, long wts, Object ref, long value) {
+        Version v = new Version(wts, ref, value, (Version) Items.extAcquire(item));
+        Items.setExtRelease(item, v);
+        int kept = Version.trim(v, clock.horizon());
+        if (kept > LONG_CHAIN && (kept == LONG_CHAIN + 1 || (kept & (MvccClock.ADVANCE_PERIOD - 1)) == 0)) {
+            // The horizon may be stale: recompute it, now and then while a snapshot holds it.
+            clock.advance();
+            Version.trim(v, clock.horizon());
+        }
+    }
+
+    @Override
+    public long commitTimestamp(TxnContext txn, boolean readOnly) {
+        MvccTxnState s = state(txn);
+        if (s.snapshotMode) {
+            return s.readTs;
+        }
+        long ts = s.readTs;
+        int writes = 0;
+        for (int k = 0, n = txn.writeCount(); k < n; k++) {
+            Entry e = txn.writeAt(k);
+            if (context.owns(e)) {
+                // Locked by us: rts only grows by extensions that will fail; volatile: the Dekker
+                // pair with extendRts.
+                ts = Math.max(ts, Items.word2Volatile(e.item()) + 1);
+                writes++;
+            }
+        }
+        for (int k = 0, n = txn.readCount(); k < n; k++) {
+            Entry e = txn.readAt(k);
+            if (context.owns(e) && !e.has(Entry.WRITE)) {
+                ts = Math.max(ts, e.observed());
+            }
+        }
+        if (writes == 0) {
+            return ts;
+        }
+        // The floor orders writers after structure changes (a split hands a range to a fresh
+        // leaf whose rts reserves nothing). Readers need not rise to it: a reader's timestamp is
+        // above every delete the collector unlinked (docs/mvcc.md).
+        ts = Math.max(ts, (long) FLOOR.getVolatile(this));
+        // Room for the deletes the install may keep (keepsDeleted must not allocate).
+        s.kept.reserve(writes);
+        return ts;
+    }
+
+    @Override
+    public AbortCause validate(TxnContext txn, Entry e, long commitTimestamp) {
+        if (e.has(Entry.LOCKED)) {
+            // Read and written: the version read must be the one we locked.
+            long lw = e.lockedWord();
+            return wts(lw) == e.observed() ? null
+                    : (lw & RETIRED) != 0 ? AbortCause.DELETED : AbortCause.READ_VALIDATION;
+        }
+        if (e.observed2() >= commitTimestamp) {
+            return null;
+        }
+        TxItem item = e.item();
+        long observed = e.observed();
+        for (int spins = 0;; ) {
+            int r = TicTocWord.extendRts(item, observed, commitTimestamp);
+            if (r == TicTocWord.VALID) {
+                return null;
+            }
+            if (r == TicTocWord.CHANGED) {
+                long w = Items.wordVolatile(item);
+                if (wts(w) != observed) {
+                    Version v = Version.written((Version) Items.extAcquire(item), observed);
+                    if (v == null) {
+                        return (w & RETIRED) != 0 ? AbortCause.DELETED : AbortCause.READ_VALIDATION;
+                    }
+                    long end = v.end();
+                    if (end != Version.PENDING) {
+                        return end > commitTimestamp ? null : AbortCause.READ_VALIDATION;
+                    }
+                }
+            }
+            // Locked by a writer that may commit at or below our timestamp: wait, boundedly.
+            if (++spins > readSpins) {
+                return AbortCause.READ_LOCKED;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public AbortCause prepare(TxnContext txn, long commitTimestamp) {
+        state(txn).commitTs = commitTimestamp;
+        return null;
+    }
+
+    /** Keeps every committed delete linked until no snapshot can read the version before it. */
+    @Override
+    public boolean keepsDeleted(TxnContext txn, Entry e) {
+        MvccTxnState s = state(txn);
+        s.kept.add(e.item(), e.participant(), s.commitTs);
+        keptDeletes.incrementAndGet();
+        return true;
+    }
+
+    @Override
+    public void retire(TxnContext txn, Entry e, long commitTimestamp) {
+        super.retire(txn, e, commitTimestamp);
+        // As TicToc: whoever finds the key absent from now on must commit after this delete.
+        raiseFloor(commitTimestamp + 1);
+        Items.setWordVolatile(e.item(), e.lockedWord() | LOCKED | RETIRED);
+    }
+
+    @Override
+    public void publish(TxnContext txn, Entry e, long commitTimestamp) {
+        TxItem item = e.item();
+        if (e.has(PUSHED)) {
+            ((Version) Items.extAcquire(item)).setEnd(commitTimestamp);
+            e.clearFlags(PUSHED);
+        }
+        boolean retire = e.has(Entry.RETIRE);
+        Items.setWord2Release(item, commitTimestamp);
+        Items.setWordRelease(item, TicTocWord.wordOf(commitTimestamp) | (retire ? RETIRED : 0L));
+    }
+
+    @Override
+    public void unlock(TxnContext txn, Entry e) {
+        TxItem item = e.item();
+        if (e.has(PUSHED)) {
+            Items.setExtRelease(item, ((Version) Items.extAcquire(item)).next());
+            e.clearFlags(PUSHED);
+        }
+        Items.setWordRelease(item, e.lockedWord());
+    }
+
+    @Override
+    public void finish(TxnContext txn, boolean committed, AbortCause cause) {
+        MvccTxnState s = state(txn);
+        if (s.snapshotMode) {
+            clock.closeSnapshot(s);
+            s.snapshotMode = false;
+        } else {
+            // commitTs is set once prepare passed: versions may carry it even if the install failed.
+            clock.closeTracked(s, s.commitTs);
+        }
+        s.readTs = 0;
+        if (committed) {
+            clock.committed(s);
+        }
+        if (keptDeletes.get() > 0) {
+            collectDeletes();
+        }
+    }
+
+    /**
+     * Unlinks the kept deletes of every thread of the store that no snapshot can see before:
+     * called by whichever thread finishes an attempt while some are kept, holding no item locks.
+     */
+    private void collectDeletes() {
+        if (!collecting.tryLock()) {
+            return; // another thread collects now; the next finish tries again
+        }
+        try {
+            collectDeletesLocked();
+        } finally {
+            collecting.unlock();
+        }
+    }
+
+    private void collectDeletesLocked() {
+        clock.advance();
+        long h = clock.horizon();
+        java.util.List<Object> states = context.txnStates();
+        for (int i = 0, n = states.size(); i < n; i++) {
+            MvccTxnState st = (MvccTxnState) states.get(i);
+            int done = st.kept.unlinkUpTo(h, this);
+            if (done > 0) {
+                keptDeletes.addAndGet(-done);
+            }
+        }
+        int done = orphans.unlinkUpTo(h, this);
+        if (done > 0) {
+            keptDeletes.addAndGet(-done);
+        }
+    }
+
+    /**
+     * Unlinks one kept delete through its participant, unless the item changed after
+     * {@code horizon}: then a later write revived it, or a later delete (noted on its own) left it
+     * deleted again, which a snapshot between the two must still see present. The check runs
+     * inside the participant's non-transactional lock ({@link #lockNonTx}), so no write can slip
+     * between it and the unlink. Caller holds {@link #collecting}.
+     */
+    void unlinkKept(TxParticipant participant, TxItem item, long horizon) {
+        unlinkingItem = item;
+        unlinkingBound = horizon;
+        try {
+            participant.unlinkDeleted(item);
+        } finally {
+            unlinkingItem = null;
+        }
+    }
+
+    private void raiseFloor(long ts) {
+        for (;;) {
+            long f = (long) FLOOR.getVolatile(this);
+            if (f >= ts || FLOOR.compareAndSet(this, f, ts)) {
+                return;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ non-transactional
+
+    @Override
+    public long lockNonTx(TxItem item) {
+        for (int spins = 0;; spins++) {
+            long w = Items.wordVolatile(item);
+            if ((w & (RETIRED | LOCKED)) == RETIRED) {
+                return RETIRED_ITEM;
+            }
+            if ((w & LOCKED) == 0 && Items.casWord(item, w, w | LOCKED)) {
+                if (item == unlinkingItem && wts(w) > unlinkingBound && collecting.isHeldByCurrentThread()) {
+                    // A kept delete's item written again since: not this delete's to unlink.
+                    Items.setWordRelease(item, w);
+                    return RETIRED_ITEM;
+                }
+                // A structure change may hand this item's range to other items (TicToc's floor).
+                raiseFloor(Items.word2Volatile(item) + 1);
+                try {
+                    // A cell's value may change: keep the version for snapshots that read below it.
+                    if (item instanceof RefItem) {
+                        push(item, wts(w), ((RefItem) item).valueAcquire(), 0);
+                    } else if (item instanceof LongItem) {
+                        push(item, wts(w), null, ((LongItem) item).valueAcquire());
+                    }
+                } catch (Throwable t) {
+                    Items.setWordRelease(item, w);
+                    throw t;
+                }
+                return w;
+            }
+            LockBitWords.pause(spins);
+        }
+    }
+
+    @Override
+    public void unlockNonTx(TxItem item, long lockedWord, boolean changed, boolean retire) {
+        boolean pushed = item instanceof RefItem || item instanceof LongItem;
+        long w = lockedWord;
+        if (changed) {
+            long ts = Math.max(Math.max(Items.word2Volatile(item), wts(lockedWord)), clock.stable()) + 1;
+            if (pushed) {
+                ((Version) Items.extAcquire(item)).setEnd(ts);
+            }
+            clock.nonTransactionalWrite(ts);
+            Items.setWord2Release(item, ts);
+            w = TicTocWord.wordOf(ts);
+        } else if (pushed) {
+            Items.setExtRelease(item, ((Version) Items.extAcquire(item)).next());
+        }
+        if (retire) {
+            w |= RETIRED;
+        }
+        Items.setWordRelease(item, w);
+    }
+
+    @Override
+    public Object loadRef(RefItem item) {
+        return LockBitWords.loadRef(item);
+    }
+
+    @Override
+    public long loadLong(LongItem item) {
+        return LockBitWords.loadLong(item);
+    }
+
+    // ------------------------------------------------------------------ diagnostics
+
+    @Override
+    public boolean isLocked(TxItem item) {
+        return TicTocWord.isLocked(Items.wordAcquire(item));
+    }
+
+    @Override
+    public boolean isRetired(TxItem item) {
+        return TicTocWord.isRetired(Items.wordAcquire(item));
+    }
+
+    @Override
+    public String checkQuiescent(TxItem item) {
+        long w = Items.wordVolatile(item);
+        long r = Items.word2Volatile(item);
+        if (TicTocWord.isLocked(w)) {
+            return "item still locked: " + TicTocWord.describe(w, r);
+        }
+        if (r < wts(w)) {
+            return "rts below wts: " + TicTocWord.describe(w, r);
+        }
+        long newer = wts(w);
+        for (Version v = (Version) Items.extAcquire(item); v != null; v = v.next()) {
+            long end = v.end();
+            if (end == Version.PENDING) {
+                return "a version still pending on an unlocked item: wts=" + v.wts;
+            }
+            // end < newer: a non-transactional change of an item without a value of its own
+            // (a structure change) keeps no version; nothing reads one at those timestamps.
+            if (end > newer || v.wts >= end) {
+                return "version chain out of order: [" + v.wts + ", " + end + ") below wts " + newer;
+            }
+            newer = v.wts;
+        }
+        return null;
+    }
+
+    /** @return how many old versions {@code item}'s chain holds now (tests, diagnostics) */
+    public int chainLength(TxItem item) {
+        return Version.length((Version) Items.extAcquire(item));
+    }
+
+    /** @return no snapshot, running or future, of this store reads below this timestamp */
+    public long horizon() {
+        return clock.horizon();
+    }
+
+    /** @return no transaction of this store, running or future, commits at or below this timestamp */
+    public long stableTimestamp() {
+        return clock.stable();
+    }
+
+    /** Recomputes the store's stable point and horizon now (tests; commits do it periodically). */
+    public void advanceClock() {
+        clock.advance();
+    }
+}
