@@ -413,9 +413,21 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
             }
         }
 
-        /** @return the number of committed keys (a moment's estimate while transactions run) */
+        /**
+         * @return the number of committed keys (a moment's estimate while transactions run). Walks
+         *         the map: a multi-version protocol keeps deleted entries linked until no snapshot
+         *         can see them, so the index's own count may include keys that are gone.
+         */
         public int size() {
-            return map.index.size();
+            ConcurrencyControl cc = map.stm.concurrencyControl();
+            int[] present = {0};
+            map.index.forEach(n -> {
+                Object v = cc.loadRef(n);
+                if (v != REMOVED && v != ConcurrencyControl.NO_VERSION) {
+                    present[0]++;
+                }
+            });
+            return present[0];
         }
 
         /** Visits every committed key and value (weakly consistent while transactions run). */

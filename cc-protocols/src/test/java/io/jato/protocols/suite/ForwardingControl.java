@@ -48,6 +48,26 @@ public abstract class ForwardingControl extends ConcurrencyControl {
         return inner.validatesEveryRead();
     }
 
+    /**
+     * Declared, not forwarded: a test protocol intercepts the read and validate hooks (to inject
+     * faults, break validation, serve older versions), and word-logged reads would bypass them, so
+     * its read-only transactions keep entries. The word hooks below are then never called.
+     */
+    @Override
+    public boolean logsReadWords() {
+        return false;
+    }
+
+    @Override
+    public long stableWord(TxItem item) {
+        return inner.stableWord(item);
+    }
+
+    @Override
+    public AbortCause validateWord(TxItem item, long word) {
+        return inner.validateWord(item, word);
+    }
+
     @Override
     public Object newTxnState(TxnContext txn) {
         return inner.newTxnState(txn);

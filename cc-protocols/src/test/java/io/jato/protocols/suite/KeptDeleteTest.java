@@ -37,6 +37,27 @@ class KeptDeleteTest {
         return Stm.builder().protocol(PastProtocol.NAME).build();
     }
 
+    /** The hash maps' non-transactional size counts keys, not the kept deletes still linked. */
+    @org.junit.jupiter.api.Test
+    void theHashMapsSizeSkipsKeptDeletes() {
+        Stm stm = keepingStore();
+        PastProtocol.Control past = PastProtocol.lastCreated;
+        io.jato.collections.TxHashMap<String, Integer> map = new io.jato.collections.TxHashMap<>(stm);
+        io.jato.collections.TxLongHashMap<Integer> longMap = new io.jato.collections.TxLongHashMap<>(stm);
+        for (int k = 0; k < 3; k++) {
+            map.single().put("k" + k, k);
+            longMap.single().put(k, k);
+        }
+        past.keepDeletes = true;
+        stm.run(t -> {
+            map.remove(t, "k0");
+            longMap.remove(t, 0);
+        });
+        assertEquals(2, past.kept.size(), "both deletes were kept");
+        assertEquals(2, map.single().size(), "TxHashMap's size counted a kept delete");
+        assertEquals(2, longMap.single().size(), "TxLongHashMap's size counted a kept delete");
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("kinds")
     void aKeptDeleteIsAbsentRevivedInPlaceAndUnlinkedWhenTheProtocolSays(String kind) {
