@@ -206,6 +206,7 @@ final class CommitDriver extends ThreadPadding {
      * first such failure is thrown once every step has run.
      */
     void endAttempt(AbortCause cause, Throwable primary) {
+        txn.endCause = cause;
         counters.aborted(cause);
         // Never throws (an event that cannot be recorded is dropped), so the release below runs.
         Events.abort(txn.storeName(), cc.name(), txn.type, cause, txn.attempt + 1);

@@ -87,6 +87,9 @@ final class RetryLoop {
                     } else {
                         body.run(txn);
                     }
+                    if (txn.pendingHooks != 0 && txn.status == TxnContext.ACTIVE) {
+                        txn.runBeforeCommit();
+                    }
                     // DOOMED here: the body caught the rollback signal and returned normally.
                     cause = txn.status == TxnContext.DOOMED ? txn.doomCause : null;
                 } catch (Throwable t) {
@@ -96,6 +99,9 @@ final class RetryLoop {
                     cause = driver.commit();
                     if (cause == null) {
                         outcome = OUTCOME_COMMITTED;
+                        if (txn.pendingHooks != 0) {
+                            afterCommit(thread);
+                        }
                         return result;
                     }
                 } else {
@@ -104,6 +110,9 @@ final class RetryLoop {
                         outcome = OUTCOME_USER_ABORT;
                         throw new TxnAbortedException("transaction aborted by the user", cause, a + 1);
                     }
+                }
+                if (txn.pendingHooks != 0) {
+                    afterRollback(cause);
                 }
                 if (a + 1 >= maxAttempts) {
                     outcome = OUTCOME_GAVE_UP;
@@ -119,6 +128,13 @@ final class RetryLoop {
                 }
                 backoff.pause(a);
             }
+        } catch (Throwable t) {
+            // The attempt ended by a throw (the body's exception, an abort, a failure): its
+            // after-rollback hooks still run, and what they throw is suppressed into t.
+            if (txn.pendingHooks != 0) {
+                CommitDriver.addSuppressed(t, txn.runAfterRollback(txn.endCause));
+            }
+            throw t;
         } finally {
             thread.busy = false;
             backoff.restoreInterrupt();
@@ -126,6 +142,23 @@ final class RetryLoop {
                 Events.endTransaction(event, txn.storeName(), txn.cc().name(), txn.type, attempts, outcome,
                         declaredReadOnly);
             }
+        }
+    }
+
+    /** Runs the after-commit hooks outside the finished transaction; rethrows the first failure. */
+    private void afterCommit(ThreadTransactions thread) {
+        thread.busy = false;
+        Throwable failure = txn.runAfterCommit();
+        if (failure != null) {
+            throw CommitDriver.sneakyThrow(failure);
+        }
+    }
+
+    /** Runs the after-rollback hooks of an attempt that will be retried; a failure ends the transaction. */
+    private void afterRollback(AbortCause cause) {
+        Throwable failure = txn.runAfterRollback(cause);
+        if (failure != null) {
+            throw CommitDriver.sneakyThrow(failure);
         }
     }
 

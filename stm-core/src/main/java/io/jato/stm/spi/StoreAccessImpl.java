@@ -36,7 +36,8 @@ final class StoreAccessImpl extends StoreAccess {
 
     @Override
     public boolean isInside(TxnContext c) {
-        return c.status != TxnContext.IDLE;
+        // After-rollback hooks run outside the attempt: single() views work there.
+        return c.status != TxnContext.IDLE && c.status != TxnContext.HOOKS;
     }
 
     @Override

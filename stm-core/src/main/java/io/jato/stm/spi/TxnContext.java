@@ -5,12 +5,14 @@ import io.jato.stm.Capabilities;
 import io.jato.stm.RollbackSignal;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
+import io.jato.stm.TxnRunnable;
 import io.jato.stm.TxnType;
 import io.jato.stm.internal.Backoff;
 
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /*
  * The transaction as data types and protocols see it: one object per (thread, store), reused by
@@ -41,6 +43,8 @@ public final class TxnContext extends Txn {
     static final int ACTIVE = 1;
     static final int DOOMED = 2;
     static final int COMMITTING = 3;
+    /** The attempt ended and its after-rollback hooks run: the transaction may not be used or joined. */
+    static final int HOOKS = 4;
 
     static {
         StoreAccessImpl.install();
@@ -83,6 +87,15 @@ public final class TxnContext extends Txn {
     long attemptId;
     /** The running transaction's type; owner thread only (the retry loop sets it). */
     TxnType type = TxnType.UNTYPED;
+    /**
+     * Hooks registered in this attempt ({@link #beforeCommit}, {@link #afterCommit},
+     * {@link #afterRollback}); 0 when none, which is all the retry loop checks.
+     */
+    int pendingHooks;
+    /** The hook lists, created on first registration and reused by later transactions. */
+    private TxnHooks hooks;
+    /** Why the last attempt rolled back (set by the commit driver; read by after-rollback hooks). */
+    AbortCause endCause;
 
     /*
      * Remote aborts (only with a protocol that declares REMOTE_ABORT). (attemptId << 2) | state,
@@ -179,6 +192,74 @@ public final class TxnContext extends Txn {
         throw rollback(AbortCause.USER_ABORT);
     }
 
+    @Override
+    public void beforeCommit(TxnRunnable hook) {
+        hooksToRegister(hook).addBefore(hook);
+    }
+
+    @Override
+    public void afterCommit(Runnable hook) {
+        hooksToRegister(hook).addAfter(hook);
+    }
+
+    @Override
+    public void afterRollback(Consumer<? super AbortCause> hook) {
+        hooksToRegister(hook).addRollback(hook);
+    }
+
+    private TxnHooks hooksToRegister(Object hook) {
+        checkActive();
+        Objects.requireNonNull(hook, "hook");
+        TxnHooks h = hooks;
+        if (h == null) {
+            hooks = h = new TxnHooks();
+        }
+        pendingHooks++;
+        return h;
+    }
+
+    /** Runs the attempt's before-commit hooks (the retry loop, after the body returned normally). */
+    void runBeforeCommit() {
+        hooks.runBefore(this);
+    }
+
+    /**
+     * Runs the after-commit hooks of the transaction that just committed (context idle, locks
+     * released) and drops every registration; returns the first failure, or null. The lists are
+     * detached while they run: a hook may run a transaction of this store, which registers into
+     * lists of its own.
+     */
+    Throwable runAfterCommit() {
+        TxnHooks h = hooks;
+        pendingHooks = 0;
+        hooks = null;
+        try {
+            return h.runAfter();
+        } finally {
+            h.clear();
+            if (hooks == null) {
+                hooks = h;
+            }
+        }
+    }
+
+    /**
+     * Runs the after-rollback hooks of the attempt that just ended with {@code cause} and drops
+     * every registration; returns the first failure, or null. Meanwhile the context refuses to be
+     * used or joined.
+     */
+    Throwable runAfterRollback(AbortCause cause) {
+        TxnHooks h = hooks;
+        pendingHooks = 0;
+        status = HOOKS;
+        try {
+            return h.runRollback(cause);
+        } finally {
+            h.clear();
+            status = IDLE;
+        }
+    }
+
     // ------------------------------------------------------------------ SPI for data types
 
     /**
@@ -214,6 +295,11 @@ public final class TxnContext extends Txn {
             if (status == DOOMED) {
                 // The body swallowed our signal; keep unwinding.
                 throw RollbackSignal.INSTANCE;
+            }
+            if (status == HOOKS) {
+                throw new IllegalStateException("transaction of store '" + storeName + "' used from an after-rollback"
+                        + " hook: the attempt has ended; a hook must not use it, register hooks or start a transaction"
+                        + " (single() views may be used)");
             }
             if (status == COMMITTING) {
                 throw new IllegalStateException("transaction of store '" + storeName + "' used while it commits: "
@@ -599,6 +685,7 @@ public final class TxnContext extends Txn {
      */
     void clear() {
         try {
+            clearLocals();
             set.clear();
         } finally {
             try {
