@@ -2,7 +2,9 @@ package io.jato.stm.spi;
 
 import io.jato.stm.Capabilities;
 import io.jato.stm.Stm;
+import io.jato.stm.TxnCallable;
 import io.jato.stm.TxnFunction;
+import io.jato.stm.TxnLongFunction;
 import io.jato.stm.TxnRunnable;
 import io.jato.stm.TxnType;
 import io.jato.stm.internal.StoreAccess;
@@ -27,6 +29,16 @@ final class StoreAccessImpl extends StoreAccess {
     @Override
     public <T> T execute(TxnContext c, TxnType type, TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly) {
         return c.loop.execute(type, fn, body, declaredReadOnly);
+    }
+
+    @Override
+    public long executeLong(TxnContext c, TxnType type, TxnLongFunction fn, boolean declaredReadOnly) {
+        return c.bodies.executeLong(c, type, fn, declaredReadOnly);
+    }
+
+    @Override
+    public Object executeChecked(TxnContext c, TxnType type, TxnCallable<?, ?> fn, boolean declaredReadOnly) {
+        return c.bodies.executeChecked(c, type, fn, declaredReadOnly);
     }
 
     @Override

@@ -66,6 +66,8 @@ public final class TxnContext extends Txn {
     private final ScratchPool scratch = new ScratchPool();
     final TxnCounters counters;
     final RetryLoop loop;
+    /** The adapters of the primitive and checked transaction forms. */
+    final BodyAdapters bodies = new BodyAdapters();
 
     /** What the owner thread runs, across all stores (to refuse a transaction inside another store's). */
     final ThreadTransactions thread;
