@@ -25,8 +25,9 @@ import java.util.Objects;
  * do not conflict with each other unless the queue is empty; producers conflict among themselves,
  * and so do consumers. Elements must not be null. An offer allocates one node.
  *
- * <p>{@link #poll} does not block: a consumer that must wait for an element polls in a loop
- * outside the transaction, or checks {@link #isEmpty} and retries later.
+ * <p>{@link #poll} does not block; {@link #take} (and the timed {@link #poll(Txn, long,
+ * java.util.concurrent.TimeUnit)}) waits for an element through {@link Txn#retry()}, without
+ * spinning, and composes with other blocking operations through {@link Txn#orElse}.
  *
  * @param <E> element type
  */
@@ -80,6 +81,36 @@ public final class TxQueue<E> {
         }
         ctx.writeRef(head, first);
         return (E) first.element;
+    }
+
+    /**
+     * Removes and returns the head element, waiting for one if the queue is empty: the
+     * transaction {@linkplain Txn#retry() retries}, blocking its thread until an offer commits,
+     * then runs again. Composes: in {@code txn.orElse(t -> a.take(t), t -> b.take(t))} the
+     * transaction takes from whichever queue has an element, and waits on both if neither has.
+     *
+     * @throws io.jato.stm.TxnInterruptedException from the transaction if the thread is
+     *                                              interrupted while it waits
+     */
+    public E take(Txn txn) {
+        E e = poll(txn);
+        if (e == null) {
+            throw txn.retry();
+        }
+        return e;
+    }
+
+    /**
+     * Removes and returns the head element, waiting up to {@code timeout} for one if the queue is
+     * empty (the transaction retries until the deadline, see {@link Txn#retryFor}); returns null
+     * if none came in time.
+     */
+    public E poll(Txn txn, long timeout, java.util.concurrent.TimeUnit unit) {
+        E e = poll(txn);
+        if (e == null) {
+            txn.retryFor(timeout, unit);
+        }
+        return e;
     }
 
     /** @return the head element without removing it, or null if the queue is empty as of this transaction */

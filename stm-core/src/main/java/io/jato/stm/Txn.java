@@ -1,6 +1,7 @@
 package io.jato.stm;
 
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -61,6 +62,54 @@ public abstract class Txn {
      * @return nothing; declared so callers can write {@code throw txn.abort()} for flow analysis
      */
     public abstract RuntimeException abort();
+
+    /**
+     * Says "not yet": rolls this attempt back and blocks the thread, without spinning, until an
+     * item the attempt read changes (a transaction that wrote it commits), then runs the
+     * transaction again. The typical body tests a condition and retries while it does not hold:
+     * {@code if (queue.isEmpty(txn)) throw txn.retry();}. Inside {@link #orElse} it moves on to
+     * the next alternative instead, if the current one has not written yet.
+     *
+     * <p>The wait ends early, and the body runs again, if a write that no transaction made (a
+     * {@code single()} view) may have changed what it read: such writes are noticed within
+     * 50 ms. An interrupt while waiting (or pending when the wait would start) ends the transaction
+     * with {@link TxnInterruptedException}. Retries neither back off nor count towards
+     * {@link Stm.Builder#maxAttempts}; they are counted as {@link AbortCause#RETRY}.
+     *
+     * @return nothing; declared so callers can write {@code throw txn.retry()}
+     * @throws IllegalStateException if the transaction is not active on the calling thread, or
+     *                               it has read nothing (no change could ever wake it)
+     */
+    public abstract RuntimeException retry();
+
+    /**
+     * {@link #retry()} with a bound on the waiting: the first call in a transaction sets a
+     * deadline {@code timeout} from now, for all of the transaction's attempts. Before the
+     * deadline it retries, waiting at most until the deadline; once it has passed it returns
+     * normally, and the body goes on (e.g. to return a "timed out" result):
+     * {@code if (queue.isEmpty(txn)) txn.retryFor(1, SECONDS); return queue.poll(txn);}.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws NullPointerException     if {@code unit} is null
+     * @throws IllegalStateException    if the transaction is not active on the calling thread
+     */
+    public abstract void retryFor(long timeout, TimeUnit unit);
+
+    /**
+     * Runs {@code first}; if it {@linkplain #retry() retries} before writing anything, runs
+     * {@code second} instead, in the same transaction, and returns its result. What {@code first}
+     * read stays part of the transaction, so the transaction commits {@code second}'s outcome
+     * only if {@code first} would still retry; if both retry, the transaction waits for a change
+     * to anything either of them read. Alternatives nest: {@code orElse(a, t -> t.orElse(b, c))}.
+     *
+     * <p>An alternative that writes and then retries cannot be undone on its own (there are no
+     * partial rollbacks): then the whole transaction retries, waiting on what it read, and
+     * {@code second} is not tried. Decide to retry before writing.
+     *
+     * @throws NullPointerException  if an alternative is null
+     * @throws IllegalStateException if the transaction is not active on the calling thread
+     */
+    public abstract <T> T orElse(TxnFunction<T> first, TxnFunction<T> second);
 
     /**
      * Registers {@code hook} to run once the body has returned normally, still inside this

@@ -1,7 +1,6 @@
 package io.jato.stm;
 
 import io.jato.stm.spi.LongItem;
-import io.jato.stm.spi.TxnContext;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -19,11 +18,11 @@ class TxnFormsTest {
     private final LongItem x = new LongItem(5);
 
     private long read(Txn t) {
-        return TxnContext.of(t, stm).readLong(x);
+        return LongCells.read(stm, t, x);
     }
 
     private void write(Txn t, long v) {
-        TxnContext.of(t, stm).writeLong(x, v);
+        LongCells.write(stm, t, x, v);
     }
 
     @Test

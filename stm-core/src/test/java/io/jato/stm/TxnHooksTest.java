@@ -1,7 +1,6 @@
 package io.jato.stm;
 
 import io.jato.stm.spi.LongItem;
-import io.jato.stm.spi.TxnContext;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -25,11 +24,11 @@ class TxnHooksTest {
     private final LongItem x = new LongItem(0);
 
     private long read(Txn t) {
-        return TxnContext.of(t, stm).readLong(x);
+        return LongCells.read(stm, t, x);
     }
 
     private void write(Txn t, long v) {
-        TxnContext.of(t, stm).writeLong(x, v);
+        LongCells.write(stm, t, x, v);
     }
 
     private long committed() {

@@ -32,6 +32,8 @@ public final class ProtocolContext {
     private final int domain;
     /** True in a store whose objects are bound to several protocols. */
     private final boolean mixed;
+    /** Transactions of the store waiting in retry (used through the store's root context). */
+    final WaitRegistry waits = new WaitRegistry();
 
     /**
      * The protocol states of every transaction context of the store whose thread is alive, as an

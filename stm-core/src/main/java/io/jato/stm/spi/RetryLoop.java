@@ -114,6 +114,11 @@ final class RetryLoop {
                 if (txn.pendingHooks != 0) {
                     afterRollback(cause);
                 }
+                if (cause == AbortCause.RETRY) {
+                    // Not a conflict: wait for a change to what the attempt read, no backoff.
+                    txn.awaitRetry(backoff);
+                    continue;
+                }
                 if (a + 1 >= maxAttempts) {
                     outcome = OUTCOME_GAVE_UP;
                     throw new TxnAbortedException("transaction gave up after " + (a + 1) + " attempts; last abort: "
@@ -134,6 +139,7 @@ final class RetryLoop {
             if (txn.pendingHooks != 0) {
                 CommitDriver.addSuppressed(t, txn.runAfterRollback(txn.endCause));
             }
+            txn.disarmWait();
             throw t;
         } finally {
             thread.busy = false;
