@@ -190,26 +190,22 @@ public final class TxQueue<E> {
         /** Appends {@code element}; always true. */
         public boolean offer(E element) {
             Objects.requireNonNull(element, "element");
-            NonTx.checkOutside(queue.stm);
-            return queue.stm.atomic(txn -> queue.offer(txn, element));
+            return NonTx.atomic(queue.stm, txn -> queue.offer(txn, element));
         }
 
         /** Removes and returns the head element, or null if empty. */
         public E poll() {
-            NonTx.checkOutside(queue.stm);
-            return queue.stm.atomic(queue::poll);
+            return NonTx.atomic(queue.stm, queue::poll);
         }
 
         /** @return the head element, or null if empty */
         public E peek() {
-            NonTx.checkOutside(queue.stm);
-            return queue.stm.readOnly(queue::peek);
+            return NonTx.readOnly(queue.stm, queue::peek);
         }
 
         /** @return the number of elements */
         public int size() {
-            NonTx.checkOutside(queue.stm);
-            return queue.stm.readOnly(queue::size);
+            return NonTx.readOnly(queue.stm, queue::size);
         }
     }
 }

@@ -56,13 +56,7 @@ class BlockingRetryContractTest {
         for (Thread t : consumers) {
             t.join();
         }
-        List<Integer> sorted = new ArrayList<>(got);
-        sorted.sort(null);
-        List<Integer> expected = new ArrayList<>();
-        for (int i = 0; i < total; i++) {
-            expected.add(i);
-        }
-        assertEquals(expected, sorted);
+        Delivery.assertEachOnce(got, total);
         assertNull(q.single().poll());
         Quiescence.assertQuiescent(q);
     }

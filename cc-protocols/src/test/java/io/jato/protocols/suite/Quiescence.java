@@ -1,6 +1,7 @@
 package io.jato.protocols.suite;
 
 import io.jato.collections.TxCounter;
+import io.jato.collections.TxDeque;
 import io.jato.collections.TxHashMap;
 import io.jato.collections.TxHashSet;
 import io.jato.collections.TxLongArray;
@@ -52,6 +53,8 @@ public final class Quiescence {
                 p = ((TxLongArray) o).checkQuiescent();
             } else if (o instanceof TxRefArray) {
                 p = ((TxRefArray<?>) o).checkQuiescent();
+            } else if (o instanceof TxDeque) {
+                p = ((TxDeque<?>) o).checkQuiescent();
             } else if (o instanceof TxQueue) {
                 p = ((TxQueue<?>) o).checkQuiescent();
             } else if (o instanceof TxSortedMap) {

@@ -14,6 +14,7 @@ import io.jato.stm.internal.Tunables;
 
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -370,6 +371,8 @@ public final class TxnContext extends Txn {
                 throw s;
             }
         } finally {
+            // The snapshot must not keep the transaction's values alive.
+            Arrays.fill(altRefs, altBase, altBase + writes, null);
             altDepth = depth;
             altTop = altBase;
             altBase = savedBase;
@@ -384,9 +387,9 @@ public final class TxnContext extends Txn {
         int need = altTop + writes;
         if (need > altRefs.length) {
             int cap = Math.max(need, altRefs.length * 2);
-            altRefs = java.util.Arrays.copyOf(altRefs, cap);
-            altLongs = java.util.Arrays.copyOf(altLongs, cap);
-            altKinds = java.util.Arrays.copyOf(altKinds, cap);
+            altRefs = Arrays.copyOf(altRefs, cap);
+            altLongs = Arrays.copyOf(altLongs, cap);
+            altKinds = Arrays.copyOf(altKinds, cap);
         }
         for (int k = 0; k < writes; k++) {
             Entry e = set.writeAt(k);
@@ -892,12 +895,6 @@ public final class TxnContext extends Txn {
      */
     void clear() {
         try {
-            if (altTop != 0) {
-                java.util.Arrays.fill(altRefs, 0, altTop, null);
-            }
-            altDepth = 0;
-            altTop = 0;
-            altRetry = false;
             clearLocals();
             set.clear();
         } finally {
