@@ -71,8 +71,8 @@ public abstract class Txn {
      * the next alternative instead, if the current one has not written yet.
      *
      * <p>The wait ends early, and the body runs again, if a write that no transaction made (a
-     * {@code single()} view) may have changed what it read: such writes are noticed within
-     * 50 ms. An interrupt while waiting (or pending when the wait would start) ends the transaction
+     * {@code single()} view) may have changed what it read: such writes wake nobody, so a
+     * waiter re-checks every {@code jato.retryRecheckMillis} (50 ms by default). An interrupt while waiting (or pending when the wait would start) ends the transaction
      * with {@link TxnInterruptedException}. Retries neither back off nor count towards
      * {@link Stm.Builder#maxAttempts}; they are counted as {@link AbortCause#RETRY}.
      *
