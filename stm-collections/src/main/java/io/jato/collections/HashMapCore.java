@@ -1,5 +1,7 @@
 package io.jato.collections;
 
+import io.jato.collections.internal.hash.ChainedIndex;
+import io.jato.collections.internal.hash.NodeBuffer;
 import io.jato.stm.AbortCause;
 import io.jato.stm.Stm;
 import io.jato.stm.spi.ConcurrencyControl;
@@ -115,6 +117,18 @@ abstract class HashMapCore<N extends RefItem> {
 
     /** @return the node's key, for error messages (may box) */
     abstract Object keyOf(N node);
+
+    /** @return the index the map's committed nodes are linked in */
+    abstract ChainedIndex index();
+
+    /** @return the buffered insert after {@code node} in its transaction's chain for one stripe */
+    abstract N pendingNextOf(N node);
+
+    /**
+     * Passes one present key of a transactional iteration to the caller's {@code action} (the
+     * map's entry consumer, or with {@code keysOnly} a set's key consumer), casting it.
+     */
+    abstract void deliver(N node, Object value, Object action, boolean keysOnly);
 
     // ------------------------------------------------------------------ transactional helpers
 
@@ -315,6 +329,55 @@ abstract class HashMapCore<N extends RefItem> {
         if (!stripeEntry.has(Entry.WRITE)) {
             ctx.writeVersion(stripeEntry);
         }
+    }
+
+    // ------------------------------------------------------------------ size and iteration
+
+    /**
+     * Visits every key present as of this transaction and returns how many there are; with a null
+     * {@code action} only counts. Phantom-safe at no cost to writers: it first observes every
+     * absence stripe, so any insert that commits afterwards (each bumps its stripe) fails this
+     * transaction's validation; it then collects every linked node by a walk no resize overlapped
+     * (a node linked before the stripes were observed is never missed) and reads each one, so a
+     * delete that commits afterwards fails validation too. The transaction's own inserts, writes
+     * and deletes are included. Costs a read of every stripe and every node: O(map size).
+     */
+    @SuppressWarnings("unchecked")
+    final int iterate(TxnContext ctx, Object action, boolean keysOnly) {
+        TxItem[] stripes = this.stripes;
+        for (TxItem stripe : stripes) {
+            ctx.observe(stripe);
+        }
+        NodeBuffer nodes = ctx.borrow(NodeBuffer.KIND);
+        index().collect(nodes);
+        int count = 0;
+        for (int i = 0, n = nodes.size(); i < n; i++) {
+            N node = (N) nodes.get(i);
+            // Null: unlinked by a delete that committed before this read; the read is recorded.
+            Entry e = readNode(ctx, node);
+            Object v = e == null ? null : valueOf(e);
+            if (v != null) {
+                count++;
+                if (action != null) {
+                    deliver(node, v, action, keysOnly);
+                }
+            }
+        }
+        if (ctx.hasInserts(insertMark)) {
+            for (TxItem stripe : stripes) {
+                Entry se = ctx.find(stripe);
+                for (N p = se == null ? null : (N) se.pendingRef(); p != null; p = pendingNextOf(p)) {
+                    Object v = valueOf(ctx.find(p));
+                    if (v != null) {
+                        count++;
+                        if (action != null) {
+                            deliver(p, v, action, keysOnly);
+                        }
+                    }
+                }
+            }
+        }
+        return count;
     }
 
     // ------------------------------------------------------------------ diagnostics

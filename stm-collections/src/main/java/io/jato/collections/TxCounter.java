@@ -23,12 +23,13 @@ public final class TxCounter {
 
     private final Stm stm;
     private final LongItem cell;
-    private final Single single = new Single(this);
+    private final Single single;
 
     /** Creates a counter in {@code stm} starting at {@code initial}. */
     public TxCounter(Stm stm, long initial) {
         this.stm = Objects.requireNonNull(stm, "stm");
         this.cell = new LongItem(initial, stm.protocolDomain());
+        this.single = new Single(this);
     }
 
     /** Creates a counter starting at zero. */
@@ -134,44 +135,26 @@ public final class TxCounter {
         }
     }
 
-    /** Non-transactional single operations (see {@link TxRef.Single}). */
-    public static final class Single {
-        private final TxCounter owner;
-
+    /**
+     * Non-transactional single operations, with the atomic operations of
+     * {@link java.util.concurrent.atomic.AtomicLong}: each is atomic on its own and linearizable
+     * with transactions; calling one inside a transaction of the same store throws
+     * {@link IllegalStateException}.
+     */
+    public static final class Single extends LongCellView {
         private Single(TxCounter owner) {
-            this.owner = owner;
-        }
-
-        public long get() {
-            NonTx.checkOutside(owner.stm);
-            return owner.stm.concurrencyControl().loadLong(owner.cell);
+            super(owner.stm, owner.cell);
         }
 
         /** Adds {@code delta} atomically. */
         public void add(long delta) {
-            NonTx.checkOutside(owner.stm);
-            var cc = owner.stm.concurrencyControl();
-            long w = cc.lockNonTx(owner.cell);
-            try {
-                cc.installLong(owner.cell, cc.lockedLong(owner.cell) + delta);
-            } finally {
-                cc.unlockNonTx(owner.cell, w, true, false);
-            }
+            SingleOps.updateLong(stm, cell, null, delta, false);
         }
 
         /** Applies {@code updater} atomically to the latest value. */
         public void update(LongUpdater updater) {
             Objects.requireNonNull(updater, "updater");
-            NonTx.checkOutside(owner.stm);
-            ConcurrencyControl cc = owner.stm.concurrencyControl();
-            long w = cc.lockNonTx(owner.cell);
-            boolean changed = false;
-            try {
-                cc.installLong(owner.cell, updater.apply(cc.lockedLong(owner.cell)));
-                changed = true;
-            } finally {
-                cc.unlockNonTx(owner.cell, w, changed, false);
-            }
+            SingleOps.updateLong(stm, cell, updater::apply, 0, false);
         }
     }
 }

@@ -156,6 +156,41 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
         }
     }
 
+    /**
+     * @return the number of keys present as of this transaction, its own inserts and deletes
+     *         included. Phantom-safe: a key inserted or deleted by a transaction that commits
+     *         before this one makes this one retry. Reads every key of the map (O(size)) and
+     *         depends on all of them; for an estimate outside transactions use
+     *         {@link Single#size()}.
+     */
+    public int size(Txn txn) {
+        return iterate(TxnContext.of(txn, stm), null, false);
+    }
+
+    /** @return true if no key is present as of this transaction (as {@link #size(Txn)}: phantom-safe, O(size)) */
+    public boolean isEmpty(Txn txn) {
+        return size(txn) == 0;
+    }
+
+    /**
+     * Passes every key present as of this transaction and its value to {@code action}, in no
+     * particular order, the transaction's own inserts, updates and deletes included. Phantom-safe
+     * like {@link #size(Txn)}: the transaction depends on every key being present or absent as
+     * it saw them, and retries if a key is inserted or deleted before it commits. The action may
+     * use the transaction, including writes to this map; keys it inserts may or may not be
+     * visited.
+     */
+    public void forEach(Txn txn, java.util.function.BiConsumer<? super K, ? super V> action) {
+        Objects.requireNonNull(action, "action");
+        iterate(TxnContext.of(txn, stm), action, false);
+    }
+
+    /** {@link #forEach(Txn, java.util.function.BiConsumer)} over the keys only (for {@link TxHashSet}). */
+    void forEachKey(Txn txn, java.util.function.Consumer<? super K> action) {
+        Objects.requireNonNull(action, "action");
+        iterate(TxnContext.of(txn, stm), action, true);
+    }
+
     /** @return the non-transactional view, for loading and inspection */
     public Single<K, V> single() {
         return single;
@@ -327,6 +362,26 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
     @Override
     void clearPendingNext(Node<K> node) {
         node.pendingNext = null;
+    }
+
+    @Override
+    ChainedIndex index() {
+        return index;
+    }
+
+    @Override
+    Node<K> pendingNextOf(Node<K> node) {
+        return node.pendingNext;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    void deliver(Node<K> node, Object value, Object action, boolean keysOnly) {
+        if (keysOnly) {
+            ((java.util.function.Consumer<? super K>) action).accept(node.key);
+        } else {
+            ((java.util.function.BiConsumer<? super K, ? super V>) action).accept(node.key, (V) value);
+        }
     }
 
     @Override

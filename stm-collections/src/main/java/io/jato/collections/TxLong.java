@@ -8,18 +8,20 @@ import io.jato.stm.spi.TxnContext;
 import java.util.Objects;
 
 /**
- * A transactional {@code long} cell: {@link TxRef} specialised so that no path boxes. Use
- * {@link TxCounter} instead when transactions mostly add without looking at the value.
+ * A transactional {@code long} cell: {@link TxRef} specialised so that no path boxes. {@link #add}
+ * is a commit-time add (no read dependency); {@link #addAndGet} reads. {@link TxCounter} adds
+ * commit-time updaters ({@link TxCounter#update}).
  */
 public final class TxLong {
     private final Stm stm;
     private final LongItem cell;
-    private final Single single = new Single(this);
+    private final Single single;
 
     /** Creates a cell in {@code stm} holding {@code initial}. */
     public TxLong(Stm stm, long initial) {
         this.stm = Objects.requireNonNull(stm, "stm");
         this.cell = new LongItem(initial, stm.protocolDomain());
+        this.single = new Single(this);
     }
 
     /** @return the value as of this transaction */
@@ -32,7 +34,21 @@ public final class TxLong {
         TxnContext.of(txn, stm).writeLong(cell, value);
     }
 
-    /** Adds {@code delta} after reading the value (a read dependency); returns the new value. */
+    /**
+     * Adds {@code delta} at commit, without reading the cell: a commit-time add, as
+     * {@link TxCounter#add}. Transactions that only {@code add} to a cell never invalidate each
+     * other; they serialize on its short commit lock. A later {@link #get} in the same transaction
+     * reads the cell (taking the dependency) and includes the pending add.
+     */
+    public void add(Txn txn, long delta) {
+        TxnContext.of(txn, stm).addLong(cell, delta);
+    }
+
+    /**
+     * Reads the value, adds {@code delta} and returns the sum: a read dependency, unlike
+     * {@link #add}, so a concurrent commit to the cell makes this transaction retry. Use it when
+     * the transaction needs the result; use {@link #add} when it does not.
+     */
     public long addAndGet(Txn txn, long delta) {
         TxnContext ctx = TxnContext.of(txn, stm);
         long v = ctx.readLong(cell) + delta;
@@ -53,28 +69,15 @@ public final class TxLong {
         return single;
     }
 
-    /** Non-transactional single operations (see {@link TxRef.Single}). */
-    public static final class Single {
-        private final TxLong owner;
-
+    /**
+     * Non-transactional single operations, with the atomic operations of
+     * {@link java.util.concurrent.atomic.AtomicLong}: each is atomic on its own and linearizable
+     * with transactions; calling one inside a transaction of the same store throws
+     * {@link IllegalStateException}.
+     */
+    public static final class Single extends LongCellView {
         private Single(TxLong owner) {
-            this.owner = owner;
-        }
-
-        public long get() {
-            NonTx.checkOutside(owner.stm);
-            return owner.stm.concurrencyControl().loadLong(owner.cell);
-        }
-
-        public void set(long value) {
-            NonTx.checkOutside(owner.stm);
-            var cc = owner.stm.concurrencyControl();
-            long w = cc.lockNonTx(owner.cell);
-            try {
-                cc.installLong(owner.cell, value);
-            } finally {
-                cc.unlockNonTx(owner.cell, w, true, false);
-            }
+            super(owner.stm, owner.cell);
         }
     }
 }

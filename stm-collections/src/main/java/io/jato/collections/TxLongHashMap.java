@@ -1,5 +1,6 @@
 package io.jato.collections;
 
+import io.jato.collections.internal.hash.ChainedIndex;
 import io.jato.collections.internal.hash.LongNodeIndex;
 import io.jato.collections.internal.hash.LongNodeIndex.Node;
 import io.jato.stm.Stm;
@@ -146,6 +147,34 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
         if (!mergeAt(ctx, locateForUpdate(ctx, key), null, value, updater)) {
             insert(ctx, key, value);
         }
+    }
+
+    /**
+     * @return the number of keys present as of this transaction, as {@link TxHashMap#size(Txn)}:
+     *         phantom-safe, reads every key (O(size))
+     */
+    public int size(Txn txn) {
+        return iterate(TxnContext.of(txn, stm), null, false);
+    }
+
+    /** @return true if no key is present as of this transaction (phantom-safe, O(size)) */
+    public boolean isEmpty(Txn txn) {
+        return size(txn) == 0;
+    }
+
+    /**
+     * Passes every key present as of this transaction and its value to {@code action}, in no
+     * particular order; phantom-safe, as {@link TxHashMap#forEach(Txn, java.util.function.BiConsumer)}.
+     */
+    public void forEach(Txn txn, EntryConsumer<? super V> action) {
+        Objects.requireNonNull(action, "action");
+        iterate(TxnContext.of(txn, stm), action, false);
+    }
+
+    /** {@link #forEach(Txn, EntryConsumer)} over the keys only (for {@link TxLongHashSet}). */
+    void forEachKey(Txn txn, java.util.function.LongConsumer action) {
+        Objects.requireNonNull(action, "action");
+        iterate(TxnContext.of(txn, stm), action, true);
     }
 
     /** @return the non-transactional view, for loading and inspection */
@@ -306,6 +335,26 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
     @Override
     void clearPendingNext(Node node) {
         node.pendingNext = null;
+    }
+
+    @Override
+    ChainedIndex index() {
+        return index;
+    }
+
+    @Override
+    Node pendingNextOf(Node node) {
+        return node.pendingNext;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    void deliver(Node node, Object value, Object action, boolean keysOnly) {
+        if (keysOnly) {
+            ((java.util.function.LongConsumer) action).accept(node.key);
+        } else {
+            ((EntryConsumer<? super V>) action).accept(node.key, (V) value);
+        }
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.jato.stm.spi.RefItem;
 import io.jato.stm.spi.TxnContext;
 
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * A transactional reference to one value (which may be null). Reads inside a transaction see the
@@ -75,20 +76,48 @@ public final class TxRef<V> {
         /** @return the committed value */
         @SuppressWarnings("unchecked")
         public V get() {
-            NonTx.checkOutside(ref.stm);
-            return (V) ref.stm.concurrencyControl().loadRef(ref.cell);
+            return (V) SingleOps.getRef(ref.stm, ref.cell);
         }
 
         /** Sets the committed value. */
         public void set(V value) {
-            NonTx.checkOutside(ref.stm);
-            var cc = ref.stm.concurrencyControl();
-            long w = cc.lockNonTx(ref.cell);
-            try {
-                cc.installRef(ref.cell, value);
-            } finally {
-                cc.unlockNonTx(ref.cell, w, true, false);
-            }
+            SingleOps.updateRef(ref.stm, ref.cell, null, value, false);
+        }
+
+        /** Sets the committed value and returns the one before. */
+        @SuppressWarnings("unchecked")
+        public V getAndSet(V value) {
+            return (V) SingleOps.updateRef(ref.stm, ref.cell, null, value, false);
+        }
+
+        /**
+         * Sets the value to {@code update} if it is {@code expect}, compared by identity (as
+         * {@link java.util.concurrent.atomic.AtomicReference#compareAndSet}).
+         *
+         * @return true if it was set; false leaves the value and its version as they were
+         */
+        public boolean compareAndSet(V expect, V update) {
+            return SingleOps.casRef(ref.stm, ref.cell, expect, update);
+        }
+
+        /**
+         * Replaces the value by {@code updateFunction} applied to it, atomically (the function runs
+         * once, with the reference locked: keep it short, and do not use the store in it; if it
+         * throws, nothing changes).
+         *
+         * @return the value before
+         */
+        @SuppressWarnings("unchecked")
+        public V getAndUpdate(UnaryOperator<V> updateFunction) {
+            return (V) SingleOps.updateRef(ref.stm, ref.cell, (UnaryOperator<Object>) SingleOps.updater(updateFunction),
+                    null, false);
+        }
+
+        /** As {@link #getAndUpdate}, returning the value after. */
+        @SuppressWarnings("unchecked")
+        public V updateAndGet(UnaryOperator<V> updateFunction) {
+            return (V) SingleOps.updateRef(ref.stm, ref.cell, (UnaryOperator<Object>) SingleOps.updater(updateFunction),
+                    null, true);
         }
     }
 }

@@ -1,6 +1,10 @@
 package io.jato.collections;
 
+import io.jato.stm.AbortCause;
 import io.jato.stm.Stm;
+import io.jato.stm.TxnCallable;
+import io.jato.stm.TxnLocal;
+import io.jato.stm.TxnLongFunction;
 import io.jato.stm.TxnFunction;
 import io.jato.stm.TxnRunnable;
 import org.junit.jupiter.api.Test;
@@ -130,4 +134,60 @@ class AllocationTest {
         assertEquals(0, scans, "bytes per transaction of 2 scans over about 40 entries and 2 navigations");
         assertTrue(visited[0] > 0);
     }
+
+    private final TxnLocal<Object> local = TxnLocal.withInitial(() -> Boolean.TRUE);
+    private final long[] hookRuns = new long[1];
+    private final Runnable afterCommitHook = () -> hookRuns[0]++;
+    private final java.util.function.Consumer<AbortCause> rollbackHook = cause -> hookRuns[0]--;
+    private final TxnRunnable beforeCommitHook = txn -> local.set(txn, Boolean.FALSE);
+    private final TxnRunnable withHooks = txn -> {
+        txn.beforeCommit(beforeCommitHook);
+        txn.afterCommit(afterCommitHook);
+        txn.afterRollback(rollbackHook);
+        local.get(txn);
+        cell.add(txn, 1);
+    };
+    private final TxnLongFunction longResult = txn -> cell.get(txn) + counter.get(txn);
+    private final TxnCallable<Long, java.io.IOException> checked = txn -> {
+        if (cell.get(txn) < 0) {
+            throw new java.io.IOException("never");
+        }
+        return null;
+    };
+    private final TxHashSet<Long> set = new TxHashSet<>(stm, 64);
+    private final TxLongHashMap.EntryConsumer<Long> sumEntries = (k, v) -> visited[0] += v;
+    private final TxLongHashMap<Long> longMap = new TxLongHashMap<>(stm, 64);
+    private final TxnFunction<Long> iterate = txn -> {
+        longMap.forEach(txn, sumEntries);
+        visited[0] += set.size(txn);
+        return null;
+    };
+
+    @Test
+    void hooksLocalsPrimitiveFormsAndIterationAllocateNothingInSteadyState() throws Exception {
+        for (int i = 0; i < KEYS; i++) {
+            keys[i] = (long) i;
+            longMap.single().put(i, keys[i]);
+            set.single().add(keys[i]);
+        }
+        long hooks = bytesPerTransaction(() -> stm.run(withHooks));
+        long primitive = bytesPerTransaction(() -> sink = stm.atomicLong(longResult) == -1 ? "" : null);
+        long readOnlyVoid = bytesPerTransaction(() -> stm.runReadOnly(transferRead));
+        long callable = bytesPerTransaction(() -> {
+            try {
+                stm.call(checked);
+            } catch (java.io.IOException e) {
+                throw new AssertionError(e);
+            }
+        });
+        long iteration = bytesPerTransaction(() -> stm.readOnly(iterate));
+        assertEquals(0, hooks, "bytes per transaction registering three hooks and using a local");
+        assertEquals(0, primitive, "bytes per atomicLong");
+        assertEquals(0, readOnlyVoid, "bytes per runReadOnly");
+        assertEquals(0, callable, "bytes per call");
+        assertEquals(0, iteration, "bytes per iteration of a 64-key map and size of a 64-element set");
+        assertEquals(2L * ROUNDS, hookRuns[0]);
+    }
+
+    private final TxnRunnable transferRead = txn -> cell.get(txn);
 }

@@ -38,7 +38,13 @@ public enum AbortCause {
      * was installed under new versions, so no transaction that overlapped it can commit on what it
      * read before.
      */
-    INTERNAL_FAILURE;
+    INTERNAL_FAILURE,
+    /**
+     * The body called {@link Txn#retry()} (or {@link Txn#retryFor}): the attempt rolled back and
+     * the transaction waits until an item it read changes, then runs again. Not a conflict: it
+     * neither backs off nor counts towards {@link Stm.Builder#maxAttempts}.
+     */
+    RETRY;
 
     private static final AbortCause[] VALUES = values();
 

@@ -291,6 +291,64 @@ public final class Stm {
     }
 
     /**
+     * Runs {@code body} as a transaction declared read-only, with no result: the void form of
+     * {@link #readOnly(TxnFunction)}.
+     */
+    public void runReadOnly(TxnRunnable body) {
+        Objects.requireNonNull(body, "body");
+        ACCESS.execute(context(), TxnType.UNTYPED, null, body, true);
+    }
+
+    /**
+     * Runs {@code body} as a transaction and returns its {@code long} result without boxing it:
+     * {@link #atomic(TxnFunction)} for primitive results, allocation-free in steady state.
+     */
+    public long atomicLong(TxnLongFunction body) {
+        return atomicLong(TxnType.UNTYPED, body);
+    }
+
+    /** {@link #atomicLong(TxnLongFunction)} as a transaction of {@code type}. */
+    public long atomicLong(TxnType type, TxnLongFunction body) {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(body, "body");
+        return ACCESS.executeLong(context(), type, body, false);
+    }
+
+    /** {@link #atomicLong(TxnLongFunction)} declared read-only (as {@link #readOnly(TxnFunction)}). */
+    public long readOnlyLong(TxnLongFunction body) {
+        Objects.requireNonNull(body, "body");
+        return ACCESS.executeLong(context(), TxnType.UNTYPED, body, true);
+    }
+
+    /**
+     * Runs {@code body}, which may throw the checked exception {@code X}, as a transaction and
+     * returns its result. Like {@link #atomic(TxnFunction)}: an exception thrown on a consistent
+     * state rolls the transaction back and is rethrown unchanged (here with its checked type); one
+     * thrown on a state that no longer validates is discarded and the transaction retried.
+     *
+     * @throws X                    what the body threw
+     * @throws TxnAbortedException  if the body called {@link Txn#abort()} or the attempt limit was hit
+     */
+    public <T, X extends Exception> T call(TxnCallable<T, X> body) throws X {
+        return call(TxnType.UNTYPED, body);
+    }
+
+    /** {@link #call(TxnCallable)} as a transaction of {@code type}. */
+    @SuppressWarnings("unchecked")
+    public <T, X extends Exception> T call(TxnType type, TxnCallable<T, X> body) throws X {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(body, "body");
+        return (T) ACCESS.executeChecked(context(), type, body, false);
+    }
+
+    /** {@link #call(TxnCallable)} declared read-only (as {@link #readOnly(TxnFunction)}). */
+    @SuppressWarnings("unchecked")
+    public <T, X extends Exception> T callReadOnly(TxnCallable<T, X> body) throws X {
+        Objects.requireNonNull(body, "body");
+        return (T) ACCESS.executeChecked(context(), TxnType.UNTYPED, body, true);
+    }
+
+    /**
      * @return true if the calling thread is inside a transaction of this store: its body runs (even
      *         after it caught the library's rollback signal), or it commits (commit-time updaters)
      */

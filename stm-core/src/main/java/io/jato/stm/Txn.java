@@ -1,5 +1,9 @@
 package io.jato.stm;
 
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
 /**
  * The capability to act inside one transaction, handed to the function given to
  * {@link Stm#atomic}. Every transactional operation takes it explicitly, so no operation looks up
@@ -12,6 +16,14 @@ package io.jato.stm;
  * transaction refers to whatever transaction that thread runs next.
  *
  * <p>Instances are created only by {@link Stm}.
+ *
+ * <h2>Hooks</h2>
+ * A transaction body can register callbacks that run once, outside the commit's locks, in the
+ * order they were registered: {@link #beforeCommit} (inside the transaction, after the body),
+ * {@link #afterCommit} (after the commit is visible) and {@link #afterRollback} (after an attempt
+ * rolled back). Registrations belong to the attempt that made them: an attempt that rolls back
+ * discards them, after running its after-rollback hooks. A transaction that registers nothing
+ * pays one field check per attempt.
  */
 public abstract class Txn {
     /*
@@ -50,4 +62,174 @@ public abstract class Txn {
      * @return nothing; declared so callers can write {@code throw txn.abort()} for flow analysis
      */
     public abstract RuntimeException abort();
+
+    /**
+     * Says "not yet": rolls this attempt back and blocks the thread, without spinning, until an
+     * item the attempt read changes (a transaction that wrote it commits), then runs the
+     * transaction again. The typical body tests a condition and retries while it does not hold:
+     * {@code if (queue.isEmpty(txn)) throw txn.retry();}. Inside {@link #orElse} it moves on to
+     * the next alternative instead, if the current one has not written yet.
+     *
+     * <p>The wait ends early, and the body runs again, if a write that no transaction made (a
+     * {@code single()} view) may have changed what it read: such writes wake nobody, so a
+     * waiter re-checks every {@code jato.retryRecheckMillis} (50 ms by default). An interrupt while waiting (or pending when the wait would start) ends the transaction
+     * with {@link TxnInterruptedException}. Retries neither back off nor count towards
+     * {@link Stm.Builder#maxAttempts}; they are counted as {@link AbortCause#RETRY}.
+     *
+     * @return nothing; declared so callers can write {@code throw txn.retry()}
+     * @throws IllegalStateException if the transaction is not active on the calling thread, or
+     *                               it has read nothing (no change could ever wake it)
+     */
+    public abstract RuntimeException retry();
+
+    /**
+     * {@link #retry()} with a bound on the waiting: the first call in a transaction sets a
+     * deadline {@code timeout} from now, for all of the transaction's attempts. Before the
+     * deadline it retries, waiting at most until the deadline; once it has passed it returns
+     * normally, and the body goes on (e.g. to return a "timed out" result):
+     * {@code if (queue.isEmpty(txn)) txn.retryFor(1, SECONDS); return queue.poll(txn);}.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws NullPointerException     if {@code unit} is null
+     * @throws IllegalStateException    if the transaction is not active on the calling thread
+     */
+    public abstract void retryFor(long timeout, TimeUnit unit);
+
+    /**
+     * Runs {@code first}; if it {@linkplain #retry() retries} before writing anything, runs
+     * {@code second} instead, in the same transaction, and returns its result. What {@code first}
+     * read stays part of the transaction, so the transaction commits {@code second}'s outcome
+     * only if {@code first} would still retry; if both retry, the transaction waits for a change
+     * to anything either of them read. Alternatives nest: {@code orElse(a, t -> t.orElse(b, c))}.
+     *
+     * <p>An alternative that writes and then retries cannot be undone on its own (there are no
+     * partial rollbacks): then the whole transaction retries, waiting on what it read, and
+     * {@code second} is not tried. Decide to retry before writing.
+     *
+     * @throws NullPointerException  if an alternative is null
+     * @throws IllegalStateException if the transaction is not active on the calling thread
+     */
+    public abstract <T> T orElse(TxnFunction<T> first, TxnFunction<T> second);
+
+    /**
+     * Registers {@code hook} to run once the body has returned normally, still inside this
+     * attempt and before the commit protocol starts (no lock is held yet). A before-commit hook
+     * may read and write in the transaction (it receives it) and register further hooks of any
+     * kind; hooks registered meanwhile run after it, in order. It runs as part of the body: an
+     * exception from it rolls the transaction back and is rethrown from {@code atomic} (or
+     * retried, like the body's, if the attempt had read a state that no longer validates).
+     *
+     * @throws NullPointerException  if {@code hook} is null
+     * @throws IllegalStateException if the transaction is not active on the calling thread
+     */
+    public abstract void beforeCommit(TxnRunnable hook);
+
+    /**
+     * Registers {@code hook} to run once this transaction has committed: after every write is
+     * visible and every lock released, on the committing thread, before {@code atomic} returns.
+     * The hook runs outside the transaction: it may start transactions of its own (of this store
+     * too) and use {@code single()} views. An exception from an after-commit hook never undoes the
+     * commit: the remaining after-commit hooks still run, then the first exception is rethrown
+     * from {@code atomic} (the transaction's result is lost, its effects are not) with the later
+     * ones {@linkplain Throwable#addSuppressed suppressed} into it.
+     *
+     * @throws NullPointerException  if {@code hook} is null
+     * @throws IllegalStateException if the transaction is not active on the calling thread
+     */
+    public abstract void afterCommit(Runnable hook);
+
+    /**
+     * Registers {@code hook} to run when this attempt rolls back, for whatever reason: a conflict
+     * (the transaction then runs again, and its next attempt registers its hooks anew), a
+     * {@link #abort()}, an exception from the body, or an internal failure. It receives the
+     * cause ({@link AbortCause#USER_EXCEPTION} for an exception from the body) and runs after
+     * the attempt's locks were released, before the backoff and the next attempt. It runs
+     * outside the attempt but inside {@code atomic}: it must not use the transaction nor start
+     * one (that throws {@link IllegalStateException}); {@code single()} views may be used.
+     *
+     * <p>An exception from an after-rollback hook ends the transaction: the remaining hooks of
+     * the attempt still run, then the first exception is rethrown from {@code atomic} and the
+     * transaction is not retried; if the attempt ended with an exception of its own (the body's,
+     * a {@link TxnAbortedException}), that one is rethrown and the hooks' exceptions are
+     * suppressed into it.
+     *
+     * @throws NullPointerException  if {@code hook} is null
+     * @throws IllegalStateException if the transaction is not active on the calling thread
+     */
+    public abstract void afterRollback(Consumer<? super AbortCause> hook);
+
+    /**
+     * Checks that this transaction may be used here: on its own thread, inside a running attempt.
+     *
+     * @throws IllegalStateException if not
+     */
+    protected abstract void checkActive();
+
+    // ------------------------------------------------------------------ transaction-local values
+
+    /** Values of {@link TxnLocal}s by id; {@link #UNSET} where none was set in this attempt. */
+    private Object[] localValues;
+    /** Ids of the locals that hold a value in this attempt (to reset only those). */
+    private int[] localIds;
+    private int localCount;
+    private static final Object UNSET = new Object();
+
+    /** @return the value {@code local} holds in this attempt, initializing it on first use */
+    @SuppressWarnings("unchecked")
+    final <T> T localGet(TxnLocal<T> local) {
+        checkActive();
+        int id = local.id;
+        Object[] values = localValues;
+        if (values != null && id < values.length) {
+            Object v = values[id];
+            if (v != UNSET) {
+                return (T) v;
+            }
+        }
+        T v = local.initialValue();
+        localPut(id, v);
+        return v;
+    }
+
+    /** Sets the value {@code local} holds in this attempt. */
+    final <T> void localSet(TxnLocal<T> local, T value) {
+        checkActive();
+        localPut(local.id, value);
+    }
+
+    private void localPut(int id, Object value) {
+        Object[] values = localValues;
+        if (values == null || id >= values.length) {
+            int cap = Math.max(id + 1, values == null ? 8 : values.length * 2);
+            Object[] grown = values == null ? new Object[cap] : Arrays.copyOf(values, cap);
+            Arrays.fill(grown, values == null ? 0 : values.length, cap, UNSET);
+            localValues = values = grown;
+        }
+        if (values[id] == UNSET) {
+            int[] ids = localIds;
+            if (ids == null) {
+                localIds = ids = new int[8];
+            } else if (localCount == ids.length) {
+                localIds = ids = Arrays.copyOf(ids, localCount * 2);
+            }
+            ids[localCount++] = id;
+        }
+        values[id] = value;
+    }
+
+    /**
+     * Drops every transaction-local value of the attempt that ends (the store calls it at the end
+     * of each attempt); one field check when no {@link TxnLocal} was used.
+     */
+    protected final void clearLocals() {
+        int n = localCount;
+        if (n != 0) {
+            Object[] values = localValues;
+            int[] ids = localIds;
+            for (int i = 0; i < n; i++) {
+                values[ids[i]] = UNSET;
+            }
+            localCount = 0;
+        }
+    }
 }

@@ -1,7 +1,14 @@
 package io.jato.protocols.suite;
 
 import io.jato.collections.TxCounter;
+import io.jato.collections.TxDeque;
 import io.jato.collections.TxHashMap;
+import io.jato.collections.TxHashSet;
+import io.jato.collections.TxLongArray;
+import io.jato.collections.TxLongHashMap;
+import io.jato.collections.TxLongHashSet;
+import io.jato.collections.TxQueue;
+import io.jato.collections.TxRefArray;
 import io.jato.collections.TxLong;
 import io.jato.collections.TxLongSortedMap;
 import io.jato.collections.TxRef;
@@ -36,6 +43,20 @@ public final class Quiescence {
                 p = ((TxCounter) o).checkQuiescent();
             } else if (o instanceof TxHashMap) {
                 p = ((TxHashMap<?, ?>) o).checkQuiescent();
+            } else if (o instanceof TxLongHashMap) {
+                p = ((TxLongHashMap<?>) o).checkQuiescent();
+            } else if (o instanceof TxHashSet) {
+                p = ((TxHashSet<?>) o).checkQuiescent();
+            } else if (o instanceof TxLongHashSet) {
+                p = ((TxLongHashSet) o).checkQuiescent();
+            } else if (o instanceof TxLongArray) {
+                p = ((TxLongArray) o).checkQuiescent();
+            } else if (o instanceof TxRefArray) {
+                p = ((TxRefArray<?>) o).checkQuiescent();
+            } else if (o instanceof TxDeque) {
+                p = ((TxDeque<?>) o).checkQuiescent();
+            } else if (o instanceof TxQueue) {
+                p = ((TxQueue<?>) o).checkQuiescent();
             } else if (o instanceof TxSortedMap) {
                 p = ((TxSortedMap<?, ?>) o).checkQuiescent();
             } else if (o instanceof TxLongSortedMap) {

@@ -52,6 +52,8 @@ public class Attempts {
     public long abortUserException;
     /** {@link AbortCause#INTERNAL_FAILURE}. */
     public long abortInternal;
+    /** {@link AbortCause#RETRY}: a body that called {@code txn.retry()} and waited. */
+    public long abortRetry;
 
     private Stm stm;
     private final long[] before = new long[Stm.COUNTER_SLOTS];
@@ -83,6 +85,7 @@ public class Attempts {
                 case USER_ABORT -> abortUser = n;
                 case USER_EXCEPTION -> abortUserException = n;
                 case INTERNAL_FAILURE -> abortInternal = n;
+                case RETRY -> abortRetry = n;
                 default -> throw new IllegalStateException("abort cause " + c + " has no counter here: add one");
             }
         }

@@ -2,7 +2,9 @@ package io.jato.stm.internal;
 
 import io.jato.stm.Capabilities;
 import io.jato.stm.Stm;
+import io.jato.stm.TxnCallable;
 import io.jato.stm.TxnFunction;
+import io.jato.stm.TxnLongFunction;
 import io.jato.stm.TxnRunnable;
 import io.jato.stm.TxnType;
 import io.jato.stm.spi.ConcurrencyControl;
@@ -60,6 +62,12 @@ public abstract class StoreAccess {
     /** Runs a body (exactly one of {@code fn} and {@code body} non-null) with retries, or joins the running transaction. */
     public abstract <T> T execute(TxnContext c, TxnType type, TxnFunction<T> fn, TxnRunnable body,
                                   boolean declaredReadOnly);
+
+    /** Runs a body returning a {@code long} as {@link #execute} does, without boxing or allocating. */
+    public abstract long executeLong(TxnContext c, TxnType type, TxnLongFunction fn, boolean declaredReadOnly);
+
+    /** Runs a body that may throw a checked exception as {@link #execute} does; the exception passes unchanged. */
+    public abstract Object executeChecked(TxnContext c, TxnType type, TxnCallable<?, ?> fn, boolean declaredReadOnly);
 
     /** Adds {@code c}'s per-type counters into {@code acc[type id]} (rows created as needed). */
     public abstract void addTypeStatisticsTo(TxnContext c, long[][] acc);

@@ -54,6 +54,15 @@ public final class Tunables {
     public static final int DEFAULT_EPOCH_MILLIS = 40;
     public static final int EPOCH_MILLIS = intProperty(EPOCH_MILLIS_PROPERTY, DEFAULT_EPOCH_MILLIS, 1);
 
+    /**
+     * Longest wait of a transaction in {@code retry} before its body runs again: writes made
+     * outside transactions ({@code single()} views) wake no waiter, so a waiter re-checks this often.
+     */
+    public static final String RETRY_RECHECK_MILLIS_PROPERTY = "jato.retryRecheckMillis";
+    public static final int DEFAULT_RETRY_RECHECK_MILLIS = 50;
+    public static final int RETRY_RECHECK_MILLIS = intProperty(RETRY_RECHECK_MILLIS_PROPERTY,
+            DEFAULT_RETRY_RECHECK_MILLIS, 1);
+
     /** Commits per thread between two checks of the epoch clock (a power of two). */
     public static final int EPOCH_CHECK_MASK = 1023;
 

@@ -68,6 +68,7 @@ final class CommitDriver extends ThreadPadding {
         int phase = PHASE_LOCK;
         int done = 0;
         long ts = 0;
+        boolean wake = false;
         if (remoteAborts && txn.abortRequested()) {
             endAttempt(AbortCause.REMOTE_ABORT, null);
             return AbortCause.REMOTE_ABORT;
@@ -123,6 +124,8 @@ final class CommitDriver extends ThreadPadding {
                 cause = AbortCause.REMOTE_ABORT;
             }
             if (cause == null && writes != 0) {
+                // After every write lock: see WaitRegistry for why no waiter is missed.
+                wake = protocolContext.waits.hasWaiters();
                 phase = PHASE_INSTALL;
                 for (int k = 0; k < writes; k++) {
                     cc.install(txn, set.writeAt(k), ts);
@@ -141,6 +144,9 @@ final class CommitDriver extends ThreadPadding {
         if (cause != null) {
             endAttempt(cause, null);
             return cause;
+        }
+        if (wake) {
+            protocolContext.waits.wake(set);
         }
         counters.committed();
         if ((++commitCount & Tunables.EPOCH_CHECK_MASK) == 0) {
@@ -222,6 +228,7 @@ final class CommitDriver extends ThreadPadding {
      * first such failure is thrown once every step has run.
      */
     void endAttempt(AbortCause cause, Throwable primary) {
+        txn.endCause = cause;
         counters.aborted(cause);
         // Never throws (an event that cannot be recorded is dropped), so the release below runs.
         Events.abort(txn.storeName(), cc.name(), txn.type, cause, txn.attempt + 1);

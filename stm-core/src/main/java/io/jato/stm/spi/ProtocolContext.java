@@ -34,6 +34,8 @@ public final class ProtocolContext {
     private final boolean mixed;
     /** The store's escalation token for starving transactions (shared by every context of the store). */
     final EscalationGate escalation;
+    /** Transactions of the store waiting in retry (used through the store's root context). */
+    final WaitRegistry waits = new WaitRegistry();
 
     /**
      * The protocol states of every transaction context of the store whose thread is alive, as an

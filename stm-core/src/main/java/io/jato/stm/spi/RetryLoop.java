@@ -69,6 +69,9 @@ final class RetryLoop {
         Object event = Events.beginTransaction();
         String outcome = OUTCOME_EXCEPTION;
         int attempts = 0;
+        // Attempts that ended in a conflict or failure, not in a blocking retry: what escalation
+        // and maxAttempts count (a consumer waiting in retry is not starving).
+        int conflicts = 0;
         long firstAbortNanos = 0;
         try {
             // Inside the try: the first transaction of a type on this thread allocates its
@@ -87,11 +90,14 @@ final class RetryLoop {
                 AbortCause cause;
                 attempts = a + 1;
                 try {
-                    begin(declaredReadOnly, a);
+                    begin(declaredReadOnly, a, conflicts);
                     if (fn != null) {
                         result = fn.apply(txn);
                     } else {
                         body.run(txn);
+                    }
+                    if (txn.pendingHooks != 0 && txn.status == TxnContext.ACTIVE) {
+                        txn.runBeforeCommit();
                     }
                     // DOOMED here: the body caught the rollback signal and returned normally.
                     cause = txn.status == TxnContext.DOOMED ? txn.doomCause : null;
@@ -102,6 +108,9 @@ final class RetryLoop {
                     cause = driver.commit();
                     if (cause == null) {
                         outcome = OUTCOME_COMMITTED;
+                        if (txn.pendingHooks != 0) {
+                            afterCommit(thread);
+                        }
                         return result;
                     }
                 } else {
@@ -111,7 +120,22 @@ final class RetryLoop {
                         throw new TxnAbortedException("transaction aborted by the user", cause, a + 1);
                     }
                 }
-                if (a + 1 >= maxAttempts) {
+                if (txn.pendingHooks != 0) {
+                    afterRollback(cause);
+                }
+                if (cause == AbortCause.RETRY) {
+                    // Not a conflict: wait for a change to what the attempt read, no backoff. An
+                    // escalated transaction gives the token back first: the writers it waits for
+                    // would otherwise wait for the token.
+                    if (txn.escalated) {
+                        txn.escalated = false;
+                        escalation.release();
+                    }
+                    txn.awaitRetry(backoff);
+                    continue;
+                }
+                conflicts++;
+                if (conflicts >= maxAttempts) {
                     outcome = OUTCOME_GAVE_UP;
                     throw new TxnAbortedException("transaction gave up after " + (a + 1) + " attempts; last abort: "
                             + cause, cause, a + 1);
@@ -129,6 +153,14 @@ final class RetryLoop {
                 escalation.awaitFree(txn);
                 backoff.pause(a);
             }
+        } catch (Throwable t) {
+            // The attempt ended by a throw (the body's exception, an abort, a failure): its
+            // after-rollback hooks still run, and what they throw is suppressed into t.
+            if (txn.pendingHooks != 0) {
+                CommitDriver.addSuppressed(t, txn.runAfterRollback(txn.endCause));
+            }
+            txn.disarmWait();
+            throw t;
         } finally {
             if (txn.escalated) {
                 txn.escalated = false;
@@ -143,14 +175,31 @@ final class RetryLoop {
         }
     }
 
-    private void begin(boolean declaredReadOnly, int a) {
+    /** Runs the after-commit hooks outside the finished transaction; rethrows the first failure. */
+    private void afterCommit(ThreadTransactions thread) {
+        thread.busy = false;
+        Throwable failure = txn.runAfterCommit();
+        if (failure != null) {
+            throw CommitDriver.sneakyThrow(failure);
+        }
+    }
+
+    /** Runs the after-rollback hooks of an attempt that will be retried; a failure ends the transaction. */
+    private void afterRollback(AbortCause cause) {
+        Throwable failure = txn.runAfterRollback(cause);
+        if (failure != null) {
+            throw CommitDriver.sneakyThrow(failure);
+        }
+    }
+
+    private void begin(boolean declaredReadOnly, int a, int conflicts) {
         final TxnContext txn = this.txn;
         txn.readOnly = declaredReadOnly;
         txn.declaredReadOnly = declaredReadOnly;
         txn.set.begin(declaredReadOnly && txn.readLogs, txn.wordLogs);
         txn.attempt = a;
         txn.doomCause = null;
-        if (a >= escalateAfter && escalateAfter > 0 && !txn.escalated) {
+        if (conflicts >= escalateAfter && escalateAfter > 0 && !txn.escalated) {
             // Starving: take the store's escalation token for the rest of this transaction.
             escalation.acquire(txn);
             txn.escalated = true;

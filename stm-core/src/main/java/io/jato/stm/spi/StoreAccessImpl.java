@@ -2,7 +2,9 @@ package io.jato.stm.spi;
 
 import io.jato.stm.Capabilities;
 import io.jato.stm.Stm;
+import io.jato.stm.TxnCallable;
 import io.jato.stm.TxnFunction;
+import io.jato.stm.TxnLongFunction;
 import io.jato.stm.TxnRunnable;
 import io.jato.stm.TxnType;
 import io.jato.stm.internal.StoreAccess;
@@ -30,13 +32,24 @@ final class StoreAccessImpl extends StoreAccess {
     }
 
     @Override
+    public long executeLong(TxnContext c, TxnType type, TxnLongFunction fn, boolean declaredReadOnly) {
+        return c.bodies.executeLong(c, type, fn, declaredReadOnly);
+    }
+
+    @Override
+    public Object executeChecked(TxnContext c, TxnType type, TxnCallable<?, ?> fn, boolean declaredReadOnly) {
+        return c.bodies.executeChecked(c, type, fn, declaredReadOnly);
+    }
+
+    @Override
     public void addTypeStatisticsTo(TxnContext c, long[][] acc) {
         c.counters.addTypesTo(acc);
     }
 
     @Override
     public boolean isInside(TxnContext c) {
-        return c.status != TxnContext.IDLE;
+        // After-rollback hooks run outside the attempt: single() views work there.
+        return c.status != TxnContext.IDLE && c.status != TxnContext.HOOKS;
     }
 
     @Override

@@ -5,12 +5,20 @@ import io.jato.stm.Capabilities;
 import io.jato.stm.RollbackSignal;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
+import io.jato.stm.TxnFunction;
+import io.jato.stm.TxnInterruptedException;
+import io.jato.stm.TxnRunnable;
 import io.jato.stm.TxnType;
 import io.jato.stm.internal.Backoff;
+import io.jato.stm.internal.Tunables;
 
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
+import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /*
  * The transaction as data types and protocols see it: one object per (thread, store), reused by
@@ -41,6 +49,8 @@ public final class TxnContext extends Txn {
     static final int ACTIVE = 1;
     static final int DOOMED = 2;
     static final int COMMITTING = 3;
+    /** The attempt ended and its after-rollback hooks run: the transaction may not be used or joined. */
+    static final int HOOKS = 4;
 
     static {
         StoreAccessImpl.install();
@@ -62,6 +72,8 @@ public final class TxnContext extends Txn {
     private final ScratchPool scratch = new ScratchPool();
     final TxnCounters counters;
     final RetryLoop loop;
+    /** The adapters of the primitive and checked transaction forms. */
+    final BodyAdapters bodies = new BodyAdapters();
 
     /** What the owner thread runs, across all stores (to refuse a transaction inside another store's). */
     final ThreadTransactions thread;
@@ -87,6 +99,35 @@ public final class TxnContext extends Txn {
     TxnType type = TxnType.UNTYPED;
     /** The running transaction holds the store's escalation token; owner thread only (the retry loop sets it). */
     boolean escalated;
+    /**
+     * Hooks registered in this attempt ({@link #beforeCommit}, {@link #afterCommit},
+     * {@link #afterRollback}); 0 when none, which is all the retry loop checks.
+     */
+    int pendingHooks;
+    /** The hook lists, created on first registration and reused by later transactions. */
+    private TxnHooks hooks;
+    /** Why the last attempt rolled back (set by the commit driver; read by after-rollback hooks). */
+    AbortCause endCause;
+
+    // Blocking retry and orElse; see WaitRegistry. Owner thread only.
+    /** This thread's wait in retry, created on its first retry. */
+    private WaitRegistry.Waiter waiter;
+    /** The deadline retryFor set, in System.nanoTime() terms, valid for transaction {@link #deadlineTxn}. */
+    private long retryDeadline;
+    /** The transaction (its first attempt's id) that set {@link #retryDeadline}; -1 for none. */
+    private long deadlineTxn = -1;
+    /** Nesting depth of orElse alternatives that may still be skipped. */
+    private int altDepth;
+    /** Set by a retry that skips to the next alternative of the innermost orElse. */
+    private boolean altRetry;
+    /** The innermost alternative's start: the write count, and where its snapshot of earlier writes begins. */
+    private int altWrites;
+    private int altBase;
+    /** Snapshots of the pending writes that existed when each open alternative started. */
+    private Object[] altRefs = new Object[0];
+    private long[] altLongs = new long[0];
+    private int[] altKinds = new int[0];
+    private int altTop;
 
     /*
      * Remote aborts (only with a protocol that declares REMOTE_ABORT). (attemptId << 2) | state,
@@ -196,6 +237,256 @@ public final class TxnContext extends Txn {
         throw rollback(AbortCause.USER_ABORT);
     }
 
+    @Override
+    public void beforeCommit(TxnRunnable hook) {
+        hooksToRegister(hook).addBefore(hook);
+    }
+
+    @Override
+    public void afterCommit(Runnable hook) {
+        hooksToRegister(hook).addAfter(hook);
+    }
+
+    @Override
+    public void afterRollback(Consumer<? super AbortCause> hook) {
+        hooksToRegister(hook).addRollback(hook);
+    }
+
+    @Override
+    public RuntimeException retry() {
+        checkActive();
+        throw retryNow();
+    }
+
+    @Override
+    public void retryFor(long timeout, TimeUnit unit) {
+        checkActive();
+        Objects.requireNonNull(unit, "unit");
+        if (timeout < 0) {
+            throw new IllegalArgumentException("retryFor timeout must be >= 0, got " + timeout + " " + unit);
+        }
+        long now = System.nanoTime();
+        long txnId = attemptId - attempt;
+        if (deadlineTxn != txnId) {
+            deadlineTxn = txnId;
+            long nanos = unit.toNanos(timeout);
+            retryDeadline = now + Math.min(nanos, Long.MAX_VALUE / 4);
+        }
+        if (retryDeadline - now > 0) {
+            throw retryNow();
+        }
+    }
+
+    /** Skips to the next orElse alternative if the current one wrote nothing; else arms the wait and rolls back. */
+    private RuntimeException retryNow() {
+        if (altDepth != 0 && !wroteInAlternative()) {
+            altRetry = true;
+            throw RollbackSignal.INSTANCE;
+        }
+        if (set.readCount() == 0 && deadlineTxn != attemptId - attempt) {
+            throw new IllegalStateException("retry() in a transaction of store '" + storeName + "' that has read"
+                    + " nothing: no commit could ever wake it (retry after reading the state you wait for)");
+        }
+        armWait();
+        throw rollback(AbortCause.RETRY);
+    }
+
+    /**
+     * Registers this thread as waiting on the stripes of every item the attempt read, then
+     * re-validates the reads: if one changed already the wait is over before it starts.
+     */
+    private void armWait() {
+        WaitRegistry.Waiter w = waiter;
+        if (w == null) {
+            waiter = w = new WaitRegistry.Waiter(owner);
+        }
+        w.reset();
+        int n = set.readCount();
+        for (int k = 0; k < n; k++) {
+            w.add(set.readAt(k).item);
+        }
+        WaitRegistry waits = protocolContext.waits;
+        waits.register(w);
+        try {
+            for (int k = 0; k < n; k++) {
+                if (!cc.isCurrent(this, set.readAt(k))) {
+                    w.woken = true;
+                    break;
+                }
+            }
+        } catch (Throwable t) {
+            waits.deregister(w);
+            throw t;
+        }
+    }
+
+    /**
+     * Waits, after an attempt that retried ended, until a commit wakes this thread, the retry
+     * deadline passes, or {@code jato.retryRecheckMillis} (50 ms) elapse (a write outside
+     * transactions may have changed a read
+     * item: the body runs again and decides). Throws {@link TxnInterruptedException} if the
+     * thread is interrupted. Always leaves the registry.
+     */
+    void awaitRetry(Backoff backoff) {
+        WaitRegistry.Waiter w = waiter;
+        if (w == null || !w.registered) {
+            return;
+        }
+        try {
+            backoff.restoreInterrupt();
+            long end = System.nanoTime() + RETRY_RECHECK_NANOS;
+            if (deadlineTxn == attemptId - attempt && retryDeadline - end < 0) {
+                end = retryDeadline;
+            }
+            while (!w.woken) {
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new TxnInterruptedException("interrupted while a transaction of store '" + storeName
+                            + "' waited in retry; it was rolled back");
+                }
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                LockSupport.parkNanos(w, left);
+            }
+        } finally {
+            protocolContext.waits.deregister(w);
+        }
+    }
+
+    /** Leaves the registry if a retry armed a wait that will not be awaited (the transaction ended by a throw). */
+    void disarmWait() {
+        if (waiter != null) {
+            protocolContext.waits.deregister(waiter);
+        }
+    }
+
+    /** How long a retry waits at most before the body runs again (writes outside transactions wake nobody). */
+    private static final long RETRY_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(Tunables.RETRY_RECHECK_MILLIS);
+
+    @Override
+    public <T> T orElse(TxnFunction<T> first, TxnFunction<T> second) {
+        checkActive();
+        Objects.requireNonNull(first, "first");
+        Objects.requireNonNull(second, "second");
+        int depth = altDepth;
+        int savedWrites = altWrites;
+        int savedBase = altBase;
+        int writes = set.writeCount();
+        snapshotWrites(writes);
+        altBase = altTop;
+        altWrites = writes;
+        altTop += writes;
+        altDepth = depth + 1;
+        try {
+            T result = first.apply(this);
+            if (!altRetry) {
+                return result;
+            }
+        } catch (RollbackSignal s) {
+            if (!altRetry) {
+                throw s;
+            }
+        } finally {
+            // The snapshot must not keep the transaction's values alive.
+            Arrays.fill(altRefs, altBase, altBase + writes, null);
+            altDepth = depth;
+            altTop = altBase;
+            altBase = savedBase;
+            altWrites = savedWrites;
+        }
+        altRetry = false;
+        return second.apply(this);
+    }
+
+    /** Copies the pending state of the first {@code writes} written entries above {@link #altTop}. */
+    private void snapshotWrites(int writes) {
+        int need = altTop + writes;
+        if (need > altRefs.length) {
+            int cap = Math.max(need, altRefs.length * 2);
+            altRefs = Arrays.copyOf(altRefs, cap);
+            altLongs = Arrays.copyOf(altLongs, cap);
+            altKinds = Arrays.copyOf(altKinds, cap);
+        }
+        for (int k = 0; k < writes; k++) {
+            Entry e = set.writeAt(k);
+            altRefs[altTop + k] = e.pendingRef();
+            altLongs[altTop + k] = e.pendingLong();
+            altKinds[altTop + k] = e.kind();
+        }
+    }
+
+    /**
+     * @return true if the innermost open alternative wrote: a first write to an item, or a new
+     *         value for a write the transaction had pending when the alternative started
+     */
+    private boolean wroteInAlternative() {
+        if (set.writeCount() != altWrites) {
+            return true;
+        }
+        for (int k = 0; k < altWrites; k++) {
+            Entry e = set.writeAt(k);
+            int i = altBase + k;
+            if (e.pendingRef() != altRefs[i] || e.pendingLong() != altLongs[i] || e.kind() != altKinds[i]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private TxnHooks hooksToRegister(Object hook) {
+        checkActive();
+        Objects.requireNonNull(hook, "hook");
+        TxnHooks h = hooks;
+        if (h == null) {
+            hooks = h = new TxnHooks();
+        }
+        pendingHooks++;
+        return h;
+    }
+
+    /** Runs the attempt's before-commit hooks (the retry loop, after the body returned normally). */
+    void runBeforeCommit() {
+        hooks.runBefore(this);
+    }
+
+    /**
+     * Runs the after-commit hooks of the transaction that just committed (context idle, locks
+     * released) and drops every registration; returns the first failure, or null. The lists are
+     * detached while they run: a hook may run a transaction of this store, which registers into
+     * lists of its own.
+     */
+    Throwable runAfterCommit() {
+        TxnHooks h = hooks;
+        pendingHooks = 0;
+        hooks = null;
+        try {
+            return h.runAfter();
+        } finally {
+            h.clear();
+            if (hooks == null) {
+                hooks = h;
+            }
+        }
+    }
+
+    /**
+     * Runs the after-rollback hooks of the attempt that just ended with {@code cause} and drops
+     * every registration; returns the first failure, or null. Meanwhile the context refuses to be
+     * used or joined.
+     */
+    Throwable runAfterRollback(AbortCause cause) {
+        TxnHooks h = hooks;
+        pendingHooks = 0;
+        status = HOOKS;
+        try {
+            return h.runRollback(cause);
+        } finally {
+            h.clear();
+            status = IDLE;
+        }
+    }
+
     // ------------------------------------------------------------------ SPI for data types
 
     /**
@@ -231,6 +522,11 @@ public final class TxnContext extends Txn {
             if (status == DOOMED) {
                 // The body swallowed our signal; keep unwinding.
                 throw RollbackSignal.INSTANCE;
+            }
+            if (status == HOOKS) {
+                throw new IllegalStateException("transaction of store '" + storeName + "' used from an after-rollback"
+                        + " hook: the attempt has ended; a hook must not use it, register hooks or start a transaction"
+                        + " (single() views may be used)");
             }
             if (status == COMMITTING) {
                 throw new IllegalStateException("transaction of store '" + storeName + "' used while it commits: "
@@ -647,6 +943,7 @@ public final class TxnContext extends Txn {
      */
     void clear() {
         try {
+            clearLocals();
             set.clear();
         } finally {
             try {

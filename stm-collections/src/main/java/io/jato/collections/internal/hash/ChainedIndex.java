@@ -261,6 +261,28 @@ public abstract class ChainedIndex {
     }
 
     /**
+     * Fills {@code into} with every node linked when the walk started, by a walk that no resize
+     * overlapped: if one did, the buffer is emptied and the walk repeated once the resize is over.
+     * Nodes linked or unlinked during the walk may or may not be included; none is included twice.
+     * A transactional iteration relies on it: a node linked before the walk is never missed.
+     */
+    public final void collect(NodeBuffer into) {
+        for (;;) {
+            long seq = walkStart();
+            into.reset();
+            ChainNode[] tab = (ChainNode[]) TABLE.getAcquire(this);
+            for (int i = 0; i < tab.length; i++) {
+                for (ChainNode n = (ChainNode) SLOT.getAcquire(tab, i); n != null; n = (ChainNode) NEXT.getAcquire(n)) {
+                    into.add(n);
+                }
+            }
+            if (missConfirmed(seq)) {
+                return;
+            }
+        }
+    }
+
+    /**
      * Test seam: when set, runs just before a resize allocates its table (tests make it throw an
      * {@code OutOfMemoryError}); null otherwise. Read only on the resize path.
      */
