@@ -109,6 +109,16 @@ final class MvccClock {
         raise(floorOfWriters, ts + 1);
     }
 
+    /**
+     * A thread died and its state leaves the registry: its clock (its last commit) no longer
+     * counts in {@link #advance}'s scan, so it is folded into the writers' floor now; otherwise a
+     * snapshot taken after that thread's last commit happened-before it could read below that
+     * commit.
+     */
+    void retired(MvccTxnState s) {
+        raise(floorOfWriters, s.clock() + 1);
+    }
+
     /** @return no snapshot, running or future, reads below this */
     long horizon() {
         return horizon.get();
