@@ -28,12 +28,12 @@ public final class Tunables {
     public static final int DEFAULT_HELD_LOCK_SPINS = 128;
     public static final int HELD_LOCK_SPINS = intProperty(HELD_LOCK_SPINS_PROPERTY, DEFAULT_HELD_LOCK_SPINS, 1);
 
-    /** Polls of a locked item by an execution-time read before the attempt aborts. */
     /** Aborts of one transaction after which it runs escalated (Stm.Builder.escalateAfter); 0: never. */
     public static final String ESCALATE_AFTER_PROPERTY = "jato.escalateAfter";
     public static final int DEFAULT_ESCALATE_AFTER = 16;
     public static final int ESCALATE_AFTER = intProperty(ESCALATE_AFTER_PROPERTY, DEFAULT_ESCALATE_AFTER, 0);
 
+    /** Polls of a locked item by an execution-time read before the attempt aborts. */
     public static final String READ_SPINS_PROPERTY = "jato.readSpins";
     public static final int DEFAULT_READ_SPINS = 1024;
     public static final int READ_SPINS = intProperty(READ_SPINS_PROPERTY, DEFAULT_READ_SPINS, 1);
