@@ -648,12 +648,9 @@ public final class MvccControl extends ConcurrencyControl {
     @Override
     public String checkQuiescent(TxItem item) {
         long w = Items.wordVolatile(item);
-        long r = Items.word2Volatile(item);
-        if (TicTocWord.isLocked(w)) {
-            return "item still locked: " + TicTocWord.describe(w, r);
-        }
-        if (r < wts(w)) {
-            return "rts below wts: " + TicTocWord.describe(w, r);
+        String problem = TicTocWord.checkQuiescent(w, Items.word2Volatile(item));
+        if (problem != null) {
+            return problem;
         }
         long newer = wts(w);
         for (Version v = (Version) Items.extAcquire(item); v != null; v = v.next()) {

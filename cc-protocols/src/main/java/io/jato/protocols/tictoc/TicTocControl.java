@@ -527,14 +527,6 @@ public final class TicTocControl extends ConcurrencyControl {
 
     @Override
     public String checkQuiescent(TxItem item) {
-        long w = Items.wordVolatile(item);
-        long r = Items.word2Volatile(item);
-        if (TicTocWord.isLocked(w)) {
-            return "item still locked: " + TicTocWord.describe(w, r);
-        }
-        if (r < wts(w)) {
-            return "rts below wts: " + TicTocWord.describe(w, r);
-        }
-        return null;
+        return TicTocWord.checkQuiescent(Items.wordVolatile(item), Items.word2Volatile(item));
     }
 }

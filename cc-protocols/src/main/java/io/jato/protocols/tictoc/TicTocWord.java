@@ -102,4 +102,18 @@ public final class TicTocWord {
         return "wts=" + wts(word) + " rts=" + rts + (isLocked(word) ? " LOCKED" : "")
                 + (isRetired(word) ? " RETIRED" : "");
     }
+
+    /**
+     * @return null if the pair {@code word}/{@code rts} is quiescent (unlocked, rts not below
+     *         wts), else what is wrong; for the protocols that keep TicToc's word pair (tictoc, mvcc)
+     */
+    public static String checkQuiescent(long word, long rts) {
+        if (isLocked(word)) {
+            return "item still locked: " + describe(word, rts);
+        }
+        if (rts < wts(word)) {
+            return "rts below wts: " + describe(word, rts);
+        }
+        return null;
+    }
 }
