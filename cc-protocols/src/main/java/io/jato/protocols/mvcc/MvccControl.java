@@ -271,13 +271,21 @@ public final class MvccControl extends ConcurrencyControl {
                 }
             }
             if (++spins > readSpins) {
+                if (txn.isEscalated()) {
+                    // Escalated (docs/lock-family.md): the holder is committing, or aborts at the
+                    // escalation check; either way it lets go without waiting for us. Taking the
+                    // version being replaced would only fail validation once it commits.
+                    Thread.yield();
+                    continue;
+                }
                 if (pending != null) {
                     // The writer is slow: take the version being replaced; validation decides.
                     return found(txn, s, e, pending, pending.wts, pending.wts);
                 }
                 throw txn.rollback(AbortCause.READ_BUSY);
+            } else {
+                Thread.onSpinWait();
             }
-            Thread.onSpinWait();
         }
     }
 
@@ -438,11 +446,12 @@ public final class MvccControl extends ConcurrencyControl {
                     }
                 }
             }
-            // Locked by a writer that may commit at or below our timestamp: wait, boundedly.
-            if (++spins > readSpins) {
+            // Locked by a writer that may commit at or below our timestamp: wait, boundedly
+            // unless escalated (the holder is committing or aborts at the escalation check).
+            if (++spins > readSpins && !txn.isEscalated()) {
                 return AbortCause.READ_LOCKED;
             }
-            Thread.onSpinWait();
+            LockBitWords.pause(spins);
         }
     }
 

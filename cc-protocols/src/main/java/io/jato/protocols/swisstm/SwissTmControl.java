@@ -181,9 +181,15 @@ public final class SwissTmControl extends ConcurrencyControl {
                 continue;
             }
             if (++spins > readSpins) {
-                throw txn.rollback(AbortCause.READ_BUSY);
+                if (!txn.isEscalated()) {
+                    throw txn.rollback(AbortCause.READ_BUSY);
+                }
+                // Escalated (docs/lock-family.md): R is a write-back already past its escalation
+                // check, or a non-transactional operation; both finish without waiting for us.
+                Thread.yield();
+            } else {
+                Thread.onSpinWait();
             }
-            Thread.onSpinWait();
         }
     }
 
@@ -199,21 +205,30 @@ public final class SwissTmControl extends ConcurrencyControl {
     private boolean readsValid(TxnContext txn) {
         for (int k = 0, n = txn.readCount(); k < n; k++) {
             Entry e = txn.readAt(k);
-            if (context.owns(e) && check(e) != null) {
+            if (context.owns(e) && check(txn, e) != null) {
                 return false;
             }
         }
         return true;
     }
 
-    /** @return null if the version {@code e} read is still its item's, else why not */
-    private static AbortCause check(Entry e) {
+    /**
+     * @return null if the version {@code e} read is still its item's, else why not. An escalated
+     *         transaction waits out a write-back (R) instead of failing on it: the writer is past
+     *         its escalation check and will publish or unlock without waiting for anyone.
+     */
+    private static AbortCause check(TxnContext txn, Entry e) {
         if (e.has(Entry.LOCKED)) {
             return version(e.lockedWord()) == e.observed() ? null : AbortCause.READ_VALIDATION;
         }
         long w = Items.wordVolatile(e.item());
         if ((w & R) != 0) {
-            return AbortCause.READ_LOCKED;
+            if (!txn.isEscalated()) {
+                return AbortCause.READ_LOCKED;
+            }
+            for (int spins = 0; ((w = Items.wordVolatile(e.item())) & R) != 0; spins++) {
+                LockBitWords.pause(spins);
+            }
         }
         if (version(w) != e.observed()) {
             return (w & RETIRED) != 0 ? AbortCause.DELETED : AbortCause.READ_VALIDATION;
@@ -223,7 +238,7 @@ public final class SwissTmControl extends ConcurrencyControl {
 
     @Override
     public boolean isCurrent(TxnContext txn, Entry e) {
-        return check(e) == null;
+        return check(txn, e) == null;
     }
 
     // ------------------------------------------------------------------ eager write locks
@@ -329,7 +344,7 @@ public final class SwissTmControl extends ConcurrencyControl {
         if (commitTimestamp == s.validTs + (s.writer ? 1 : 0)) {
             return null; // no other commit took a timestamp since the reads were last validated
         }
-        return check(e);
+        return check(txn, e);
     }
 
     @Override
