@@ -67,27 +67,27 @@ public class TebaldiProtocol implements Protocol {
     }
 
     @Override
-    public String name() {
+    public final String name() {
         return name;
     }
 
     @Override
-    public String description() {
+    public final String description() {
         return "Tebaldi: a tree of concurrency controls (occ, 2pl) over groups of transaction types (seed 003)";
     }
 
     @Override
-    public Capabilities capabilities() {
+    public final Capabilities capabilities() {
         return Capabilities.of(Capabilities.Isolation.SERIALIZABLE);
     }
 
     @Override
-    public List<ProtocolOption> options() {
+    public final List<ProtocolOption> options() {
         return options;
     }
 
     @Override
-    public ConcurrencyControl create(ProtocolContext context) {
+    public final ConcurrencyControl create(ProtocolContext context) {
         String text = context.option(TREE).trim();
         if (text.isEmpty()) {
             throw new IllegalArgumentException("option '" + TREE + "' of protocol '" + name + "' is empty: give "
