@@ -38,7 +38,7 @@ import io.jato.stm.spi.TxnContext;
  *    with the reader's is an occ node is exactly N's to catch.
  *  - N = none (inner; unsafe trees, tests only): nobody. A change by such a group is ignored at
  *    validation: that is what a tree without the cross-group layer would do, and the history
- *    checker must then find the anomaly (TebaldiBrokenTreeTest).
+ *    checker must then find the anomaly (TebaldiLayersTest).
  * Validation only ignores the changes an inner none node is answerable for; every other change
  * aborts, which in a safe tree is every change (the 2pl node keeps other children's writers away,
  * so the only writers a reader under it can meet are of the same child, which the nodes below

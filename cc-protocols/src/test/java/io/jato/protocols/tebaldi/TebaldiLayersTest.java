@@ -125,6 +125,24 @@ class TebaldiLayersTest {
         }
     }
 
+    /**
+     * The suites do not pair the trees with other protocols (Protocols.UNPAIRED_PREFIX); this
+     * checks the one pairing a user is likeliest to build, objects alternating between occ and
+     * the 3-layer tree, with randomly typed transactions spanning both.
+     */
+    @Test
+    void besideOccInOneStoreTheHistoriesStaySerializable() {
+        for (int round = 0; round < 3; round++) {
+            long seed = System.nanoTime();
+            Stm stm = Protocols.store("occ" + Protocols.PAIR_SEPARATOR + "tebaldi");
+            HistoryWorkload.Result r = HistoryWorkload.run(stm, seed, 4, Protocols.scaled(200));
+            io.jato.protocols.suite.Interleaving.rethrow(r.failures());
+            r.report().assertSerializable("occ+tebaldi, seed " + seed);
+            assertTrue(r.notQuiescent().isEmpty(), () -> "not quiescent: " + r.notQuiescent());
+            assertEquals(4 * Protocols.scaled(200), r.committed().size());
+        }
+    }
+
     // ------------------------------------------------------------------ a missing layer is caught
 
     private static final long DETECTION_BUDGET_MILLIS = 30_000;
