@@ -37,6 +37,16 @@ public interface WorkloadCommand {
     }
 
     /**
+     * The transaction types the workload's transactions carry ({@code stm.run(type, ...)}), by
+     * name: {@code --tree} requires a group for each of them.
+     *
+     * @return the names; none by default (the workload runs untyped transactions)
+     */
+    default List<String> txnTypes() {
+        return List.of();
+    }
+
+    /**
      * Validates the workload's options and creates the workload over {@code stm}, without loading it.
      *
      * @param seed the run's seed, from which the workload derives all its randomness

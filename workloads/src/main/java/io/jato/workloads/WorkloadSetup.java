@@ -33,6 +33,8 @@ public final class WorkloadSetup {
     static final List<Option> RUN_OPTIONS = List.of(
             Option.valued("protocol", "NAME", "concurrency-control protocol (default occ; see 'jato protocols')"),
             Option.valued("options", "NAME=VALUE,...", "the protocol's own options (see 'jato protocols --details')"),
+            Option.valued("tree", "2-layer|3-layer|FILE", "run Tebaldi's tree of concurrency controls over the"
+                    + " workload's transaction types (protocol tebaldi; docs/tebaldi.md): a shipped tree or a file"),
             Option.valued("threads", "N", "worker threads (default 2)"),
             Option.valued("duration", "SECONDS", "measured run time (default 10)"),
             Option.valued("warmup", "SECONDS", "run time before measuring starts (default 2)"),
@@ -108,7 +110,8 @@ public final class WorkloadSetup {
 
     /** Validates the parsed options of {@code command} and builds its store and workload. */
     static WorkloadSetup create(WorkloadCommand command, Options o) throws UsageException {
-        String protocol = o.string("protocol", "occ");
+        TreeOption tree = TreeOption.parse(o, command);
+        String protocol = tree != null ? TreeOption.PROTOCOL : o.string("protocol", "occ");
         List<String> known = Stm.availableProtocols();
         if (!known.contains(protocol)) {
             throw new UsageException("unknown protocol '" + protocol + "'; known protocols: " + String.join(", ", known));
@@ -143,7 +146,7 @@ public final class WorkloadSetup {
         Runner.Settings settings = new Runner.Settings(threads, seconds(warmup), seconds(duration),
                 noCc ? 1 : Math.max(1, Runtime.getRuntime().availableProcessors()), o.has("interrupt"),
                 warmupThreads);
-        Stm stm = store(protocol, o.has("options") ? o.string("options", "") : "", objectProtocols);
+        Stm stm = store(protocol, o.has("options") ? o.string("options", "") : "", objectProtocols, tree);
         return new WorkloadSetup(stm, command.create(o, stm, seed), settings, seed);
     }
 
@@ -151,9 +154,13 @@ public final class WorkloadSetup {
      * Builds the store; {@code options} is {@code NAME=VALUE,...} (may be empty); {@code objectProtocols}
      * are the workload's further protocols, known and other than {@code protocol}.
      */
-    private static Stm store(String protocol, String options, List<String> objectProtocols) throws UsageException {
+    private static Stm store(String protocol, String options, List<String> objectProtocols, TreeOption tree)
+            throws UsageException {
         Stm.Builder b = Stm.builder().protocol(protocol);
         objectProtocols.forEach(b::objectProtocol);
+        if (tree != null) {
+            tree.configure(b);
+        }
         for (String pair : options.split(",")) {
             if (pair.isBlank()) {
                 continue;

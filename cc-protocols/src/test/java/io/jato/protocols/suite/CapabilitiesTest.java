@@ -32,12 +32,15 @@ class CapabilitiesTest {
                 "mvcc", Capabilities.of(Isolation.SERIALIZABLE, Feature.SNAPSHOT_READS),
                 "tictoc-si", Capabilities.of(Isolation.SNAPSHOT_ISOLATION),
                 "tictoc-rr", Capabilities.of(Isolation.REPEATABLE_READ),
-                "global-lock", Capabilities.of(Isolation.SERIALIZABLE, Feature.OPACITY));
+                "global-lock", Capabilities.of(Isolation.SERIALIZABLE, Feature.OPACITY),
+                "tebaldi", Capabilities.of(Isolation.SERIALIZABLE),
+                "tebaldi-2layer", Capabilities.of(Isolation.SERIALIZABLE));
         expected.forEach((name, caps) -> {
             assertEquals(caps, Stm.protocolCapabilities(name), name);
             assertEquals(caps, Stm.builder().protocol(name).build().capabilities(), name);
         });
-        assertEquals(List.of("2pl", "global-lock", "mvcc", "occ", "swisstm", "tictoc"), Protocols.correct());
+        assertEquals(List.of("2pl", "global-lock", "mvcc", "occ", "swisstm", "tebaldi", "tebaldi-2layer", "tictoc"),
+                Protocols.correct());
         assertEquals(List.of("tictoc-rr", "tictoc-si"), Protocols.weaklyIsolated());
     }
 }

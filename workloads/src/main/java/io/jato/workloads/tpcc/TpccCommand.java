@@ -96,6 +96,16 @@ public final class TpccCommand implements WorkloadCommand {
                         + TpccTables.tableNames()));
     }
 
+    /** @return the five transaction types, as they are named on the command line */
+    @Override
+    public List<String> txnTypes() {
+        List<String> names = new ArrayList<>();
+        for (TpccMix.Type t : TpccMix.Type.values()) {
+            names.add(t.cliName());
+        }
+        return names;
+    }
+
     /** @return the protocols {@code --table-protocols} names */
     @Override
     public List<String> objectProtocols(Options o) throws UsageException {

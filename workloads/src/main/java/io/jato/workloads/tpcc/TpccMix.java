@@ -1,5 +1,7 @@
 package io.jato.workloads.tpcc;
 
+import io.jato.stm.TxnType;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,9 +19,20 @@ final class TpccMix {
     enum Type {
         NEW_ORDER, PAYMENT, ORDER_STATUS, DELIVERY, STOCK_LEVEL;
 
+        /**
+         * The transaction type each run carries ({@code stm.run(type, ...)}), named as on the
+         * command line: statistics per type, and Tebaldi's trees group transactions by it.
+         */
+        private final TxnType txnType = TxnType.of(cliName());
+
         /** @return the name on the command line and in reports: {@code new-order}, ... */
         String cliName() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+
+        /** @return the store's transaction type of this TPC-C transaction */
+        TxnType txnType() {
+            return txnType;
         }
     }
 

@@ -265,7 +265,7 @@ final class TpccTransactions {
         noTakenOrderId = fastOrderIds ? orderIds.take(homeWarehouse, noDistrict) : 0;
         boolean committed = false;
         try {
-            stm.run(newOrderBody);
+            stm.run(TpccMix.Type.NEW_ORDER.txnType(), newOrderBody);
             committed = true;
             return true;
         } catch (TxnAbortedException e) {
@@ -390,7 +390,7 @@ final class TpccTransactions {
     }
 
     void executePayment() {
-        stm.run(paymentBody);
+        stm.run(TpccMix.Type.PAYMENT.txnType(), paymentBody);
         historySequence++;
     }
 
@@ -474,7 +474,7 @@ final class TpccTransactions {
     }
 
     void executeOrderStatus() {
-        stm.readOnly(orderStatusBody);
+        stm.readOnly(TpccMix.Type.ORDER_STATUS.txnType(), orderStatusBody);
     }
 
     private void orderStatus(Txn txn) {
@@ -510,7 +510,7 @@ final class TpccTransactions {
     }
 
     void executeDelivery() {
-        stm.run(deliveryBody);
+        stm.run(TpccMix.Type.DELIVERY.txnType(), deliveryBody);
     }
 
     private void delivery(Txn txn) {
@@ -566,7 +566,7 @@ final class TpccTransactions {
     }
 
     void executeStockLevel() {
-        stm.readOnly(stockLevelBody);
+        stm.readOnly(TpccMix.Type.STOCK_LEVEL.txnType(), stockLevelBody);
     }
 
     private void stockLevel(Txn txn) {
