@@ -28,6 +28,7 @@ class CapabilitiesTest {
                 "swisstm", Capabilities.of(Isolation.SERIALIZABLE, Feature.OPACITY, Feature.EAGER_LOCKING,
                         Feature.REMOTE_ABORT),
                 "occ", Capabilities.of(Isolation.SERIALIZABLE),
+                "adaptive", Capabilities.of(Isolation.SERIALIZABLE),
                 "tictoc", Capabilities.of(Isolation.SERIALIZABLE),
                 "mvcc", Capabilities.of(Isolation.SERIALIZABLE, Feature.SNAPSHOT_READS),
                 "tictoc-si", Capabilities.of(Isolation.SNAPSHOT_ISOLATION),
@@ -37,7 +38,7 @@ class CapabilitiesTest {
             assertEquals(caps, Stm.protocolCapabilities(name), name);
             assertEquals(caps, Stm.builder().protocol(name).build().capabilities(), name);
         });
-        assertEquals(List.of("2pl", "global-lock", "mvcc", "occ", "swisstm", "tictoc"), Protocols.correct());
+        assertEquals(List.of("2pl", "adaptive", "global-lock", "mvcc", "occ", "swisstm", "tictoc"), Protocols.correct());
         assertEquals(List.of("tictoc-rr", "tictoc-si"), Protocols.weaklyIsolated());
     }
 }
