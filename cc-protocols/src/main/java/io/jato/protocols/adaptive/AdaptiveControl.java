@@ -326,6 +326,19 @@ public final class AdaptiveControl extends RwLockControl {
         return ModeWord.isPessimistic(Items.word2Acquire(item));
     }
 
+    /**
+     * Counts a conflict on {@code item} as if an access had met one, which may turn it pessimistic
+     * (tests and tools that exercise mode switches; nothing else calls it).
+     */
+    public void recordConflict(TxItem item) {
+        modes.record(item, ModeSwitch.CONFLICT);
+    }
+
+    /** Counts a quiet event on {@code item}, which may turn it optimistic (tests and tools, as {@link #recordConflict}). */
+    public void recordQuiet(TxItem item) {
+        modes.record(item, ModeSwitch.QUIET);
+    }
+
     /** @return the store's state machine (tests drive it directly) */
     ModeSwitch modes() {
         return modes;
