@@ -93,7 +93,7 @@ class AdaptiveLockTest {
 
     @Test
     void anOptimisticReadIsValidatedEvenIfItsItemTurnedPessimisticMeanwhile() {
-        Stm stm = store(4, 3);
+        Stm stm = store(4, 0); // the writer's commit (a quiet event) must not turn it back
         AdaptiveControl cc = (AdaptiveControl) stm.concurrencyControl();
         LongItem x = new LongItem(0);
         LongItem y = new LongItem(0);
@@ -110,6 +110,7 @@ class AdaptiveLockTest {
             return v;
         });
         assertEquals(2, attempts.get(), "the read taken optimistically was validated at commit");
+        assertTrue(AdaptiveControl.isPessimistic(x), "the item stayed pessimistic through the commit");
         assertEquals(5, seen);
         assertEquals(6L, (long) stm.atomic(txn -> TxnContext.of(txn, stm).readLong(y)));
         assertNull(cc.checkQuiescent(x));
