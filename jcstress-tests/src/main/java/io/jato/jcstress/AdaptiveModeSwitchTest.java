@@ -13,14 +13,13 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * Proves that the adaptive lock stays serializable while its items switch modes under running
- * transactions. T1 reads x and writes y, T2 reads y and writes x (the write-skew pair); each first
- * turns the item the other reads pessimistic (one conflict, with thresholds 4 and 3), and every
- * committed write (a quiet event) and every conflict the two meet moves the modes again. So a read
- * may be optimistic and its item pessimistic by the commit, a write may lock at access or at
- * commit, and an upgrade may meet an optimistic writer. (Two actors: the CI runs jcstress on 2
- * CPUs, where a test with more actors is skipped.) If an optimistic
- * read escaped validation because its item switched, both could commit on the initial values
- * (write skew). Results: the value each committed attempt read, and whether both items are free
+ * transactions. T1 reads x and writes y, T2 reads y and writes x (the write-skew pair); between
+ * its read and its write each turns the item it read pessimistic (one conflict, with thresholds 4
+ * and 3), and every committed write (a quiet event) and every conflict the two meet moves the
+ * modes again. So a read taken optimistically has a pessimistic item by the commit, the other's
+ * write then locks that item at access, and a retry reads it under a shared lock. If a read taken
+ * optimistically escaped validation because its item switched, both could commit on the initial
+ * values (write skew). Results: the value each committed attempt read, and whether both items are free
  * and their mode agrees with their score.
  *
  * <p>Run: {@code java -jar jcstress-tests/target/jcstress.jar -t AdaptiveModeSwitchTest}
@@ -38,14 +37,12 @@ public class AdaptiveModeSwitchTest {
 
     @Actor
     public void t1(JJZ_Result r) {
-        LockTxns.ADAPTIVE_CC.recordConflict(y);
-        r.r1 = LockTxns.readThenWrite(LockTxns.ADAPTIVE, x, y);
+        r.r1 = LockTxns.readSwitchThenWrite(x, y);
     }
 
     @Actor
     public void t2(JJZ_Result r) {
-        LockTxns.ADAPTIVE_CC.recordConflict(x);
-        r.r2 = LockTxns.readThenWrite(LockTxns.ADAPTIVE, y, x);
+        r.r2 = LockTxns.readSwitchThenWrite(y, x);
     }
 
     @Arbiter

@@ -49,11 +49,16 @@ final class LockTxns {
         });
     }
 
-    /** Reads {@code read}, then writes 1 to {@code write}, in one transaction of {@code stm}; returns what it read. */
-    static long readThenWrite(Stm stm, LongItem read, LongItem write) {
-        return stm.atomic(txn -> {
-            TxnContext ctx = TxnContext.of(txn, stm);
+    /**
+     * Reads {@code read}, counts a conflict on it (with this store's thresholds it turns
+     * pessimistic after the optimistic read), then writes 1 to {@code write}, in one adaptive
+     * transaction; returns what it read.
+     */
+    static long readSwitchThenWrite(LongItem read, LongItem write) {
+        return ADAPTIVE.atomic(txn -> {
+            TxnContext ctx = TxnContext.of(txn, ADAPTIVE);
             long seen = ctx.readLong(read);
+            ADAPTIVE_CC.recordConflict(read);
             ctx.writeLong(write, 1);
             return seen;
         });
