@@ -66,10 +66,11 @@ import static io.jato.protocols.twophase.RwLockWord.WRITER;
  * validations wait for an exclusive holder instead of aborting (boundedly for non-transactional
  * ones, which may wait for it).
  *
- * Departures from seed 000: STO's adaptive lock keeps its mode and counters in the lock word; here
- * they share the secondary word with a full-width version, because an optimistic read validated
- * against the lock word's 5-bit version could miss 32 commits. The score, weights and thresholds
- * are ours (the paper gives none).
+ * What seed 000 leaves open: the paper names the mechanism (a per-record state machine switching
+ * between optimistic and pessimistic reader-writer locking by observed contention, one commit
+ * protocol for both) but gives no word layout, score, weights or thresholds; these are ours. The
+ * version lives in the mode word, not the lock word, because an optimistic read validated against
+ * the lock word's 5-bit version could miss 32 commits.
  */
 
 /** One store's adaptive-lock instance. Thread-safe; one instance serves every thread of the store. */
