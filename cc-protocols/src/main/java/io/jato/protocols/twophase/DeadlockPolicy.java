@@ -26,12 +26,20 @@ public enum DeadlockPolicy {
      * @throws IllegalArgumentException if {@code value} names none
      */
     public static DeadlockPolicy parse(String value) {
+        return parse(value, TwoPhaseProtocol.NAME);
+    }
+
+    /**
+     * @return the policy spelled {@code value}, an option of protocol {@code protocol}
+     * @throws IllegalArgumentException if {@code value} names none
+     */
+    public static DeadlockPolicy parse(String value, String protocol) {
         for (DeadlockPolicy p : values()) {
             if (p.optionValue().equals(value.trim())) {
                 return p;
             }
         }
         throw new IllegalArgumentException("option '" + TwoPhaseProtocol.DEADLOCK + "' of protocol '"
-                + TwoPhaseProtocol.NAME + "' must be no-wait or wait-die, was '" + value + "'");
+                + protocol + "' must be no-wait or wait-die, was '" + value + "'");
     }
 }

@@ -1,9 +1,6 @@
 package io.jato.protocols.twophase;
 
-import io.jato.protocols.clock.StoreCounter;
-import io.jato.protocols.wait.Waits;
 import io.jato.stm.AbortCause;
-import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Entry;
 import io.jato.stm.spi.Items;
 import io.jato.stm.spi.LongItem;
@@ -12,9 +9,7 @@ import io.jato.stm.spi.RefItem;
 import io.jato.stm.spi.TxItem;
 import io.jato.stm.spi.TxnContext;
 
-import static io.jato.protocols.twophase.RwLockWord.PRIORITY;
 import static io.jato.protocols.twophase.RwLockWord.RETIRED;
-import static io.jato.protocols.twophase.RwLockWord.WRITER;
 
 /*
  * Strict two-phase locking with reader-writer locks (seed 000 §3.2), taken at access time:
@@ -33,19 +28,9 @@ import static io.jato.protocols.twophase.RwLockWord.WRITER;
  * Readers never see uncommitted data: values are installed only under the exclusive lock, which
  * excludes every shared holder, and released after the last install of the commit.
  *
- * Conflicts are resolved by the store's DeadlockPolicy: no-wait aborts at once; wait-die lets a
- * requester wait only when its age is at most the word's holder-age field (a lower bound of the
- * holders' ages), i.e. when it is older than every holder - so every wait-for edge goes from an
- * older to a younger transaction and no cycle can form. Waiting is still bounded (waitSpins), so a
- * writer that a stream of younger readers keeps out aborts and, after enough aborts, escalates.
- * Holders outside transactions (lockNonTx, loadRef) record the largest age. An exclusive one may
- * wait while holding (a record's write of several groups locks them one by one), so everyone, the
- * escalated transaction included, waits for it only NON_TX_POLLS polls. The escalated transaction
- * (TxnContext.isEscalated, one per store at a time) has age 1: it waits for every transactional
- * holder without bound and marks an item it waits to write PRIORITY so that no new holder joins;
- * every other transaction dies rather than wait for it. Nobody waits for it, and it waits only for
- * transactions that finish (no other writing commit passes the escalation check), so it cannot
- * deadlock.
+ * Conflicts are resolved by the store's DeadlockPolicy, and the escalated transaction waits for
+ * every transactional holder: RwLocks, which the adaptive lock shares, has the rules and why no
+ * deadlock can form.
  *
  * Phantoms: data types observe a version of what a lookup or scan depended on (the absence stripe
  * of a hash-map key found absent, every sorted-map leaf a scan or absent lookup visited) and write
@@ -54,22 +39,9 @@ import static io.jato.protocols.twophase.RwLockWord.WRITER;
  */
 
 /** One store's 2PL instance. Thread-safe; one instance serves every thread of the store. */
-public final class TwoPhaseControl extends ConcurrencyControl {
-    private final DeadlockPolicy policy;
-    /** Polls of a lock held outside transactions before a requester gives up (such holders may wait while holding). */
-    private static final int NON_TX_POLLS = 256;
-    /** Polls of a lock held by younger transactions before a wait-die requester gives up. */
-    private final int waitSpins;
-    private final ProtocolContext context;
-    private final int stateSlot;
-    /** Wait-die ages (2 and up: 1 is the escalated transaction's). */
-    private final StoreCounter ages = new StoreCounter(RwLockWord.NO_WAIT_AGE);
-
+public final class TwoPhaseControl extends RwLockControl {
     TwoPhaseControl(ProtocolContext context, DeadlockPolicy policy, int waitSpins) {
-        this.policy = policy;
-        this.waitSpins = waitSpins;
-        this.context = context;
-        this.stateSlot = context.stateSlot();
+        super(context, policy, waitSpins);
     }
 
     @Override
@@ -79,42 +51,21 @@ public final class TwoPhaseControl extends ConcurrencyControl {
 
     /** @return the store's deadlock policy */
     public DeadlockPolicy policy() {
-        return policy;
+        return locks.policy();
     }
 
     @Override
     public Object newTxnState(TxnContext txn) {
-        return new TwoPhaseTxnState();
+        return new RwLockState();
     }
 
     @Override
     public void begin(TxnContext txn) {
-        TwoPhaseTxnState s = state(txn);
-        if (txn.attempt() == 0) {
-            s.age = 0;
-        }
-        s.shared = 0;
-        s.escalated = txn.isEscalated();
+        state(txn).begin(txn);
     }
 
-    private TwoPhaseTxnState state(TxnContext txn) {
-        return (TwoPhaseTxnState) txn.ccState(stateSlot);
-    }
-
-    /** The age this attempt's locks record: wait-die's (taken at the first lock), 1 if escalated. */
-    private long age(TwoPhaseTxnState s) {
-        if (s.escalated) {
-            return RwLockWord.ESCALATED_AGE;
-        }
-        if (policy == DeadlockPolicy.NO_WAIT) {
-            return RwLockWord.NO_WAIT_AGE;
-        }
-        long a = s.age;
-        if (a == 0) {
-            a = Math.min(ages.next(), RwLockWord.MAX_AGE);
-            s.age = a;
-        }
-        return a;
+    private RwLockState state(TxnContext txn) {
+        return (RwLockState) txn.ccState(stateSlot);
     }
 
     // ------------------------------------------------------------------ execution-time reads
@@ -145,48 +96,11 @@ public final class TwoPhaseControl extends ConcurrencyControl {
             e.setObserved(0);
             return;
         }
-        TwoPhaseTxnState s = state(txn);
-        for (int spins = 0;; spins++) {
-            long w = Items.wordVolatile(item);
-            if ((w & RETIRED) != 0) {
-                e.setObserved(RETIRED);
-                return;
-            }
-            if ((w & (WRITER | PRIORITY)) == 0 && !RwLockWord.readersFull(w)) {
-                if (Items.casWord(item, w, RwLockWord.joinShared(w, age(s)))) {
-                    e.addFlags(Entry.PROTOCOL_FLAG_0);
-                    e.setObserved(0);
-                    s.shared++;
-                    return;
-                }
-                continue;
-            }
-            if (!mayWait(s, w, spins)) {
-                throw txn.rollback(AbortCause.READ_BUSY);
-            }
-            Waits.pause(spins);
+        int outcome = locks.lockShared(item, e, state(txn));
+        if (outcome == RwLocks.BUSY) {
+            throw txn.rollback(AbortCause.READ_BUSY);
         }
-    }
-
-    /**
-     * The deadlock policy: may a requester that met the conflicting word {@code w} after
-     * {@code spins} polls keep waiting? The escalated transaction always may; a word the escalated
-     * transaction holds or waits for sends everyone else away; otherwise no-wait never waits and
-     * wait-die waits, boundedly, only for younger holders (and briefly for non-transactional ones).
-     */
-    private boolean mayWait(TwoPhaseTxnState s, long w, int spins) {
-        if (RwLockWord.isNonTxWriter(w)) {
-            // It may be waiting for a lock of ours (a record's multi-group write): bounded for all.
-            return spins < NON_TX_POLLS;
-        }
-        if (s.escalated) {
-            return true;
-        }
-        if (policy == DeadlockPolicy.NO_WAIT || (w & PRIORITY) != 0) {
-            return false;
-        }
-        long holder = RwLockWord.age(w);
-        return holder != RwLockWord.ESCALATED_AGE && age(s) <= holder && spins < waitSpins;
+        e.setObserved(outcome == RwLocks.RETIRED_ITEM ? RETIRED : 0);
     }
 
     @Override
@@ -212,49 +126,13 @@ public final class TwoPhaseControl extends ConcurrencyControl {
         if (e.has(Entry.LOCKED)) {
             return null;
         }
-        TxItem item = e.item();
-        TwoPhaseTxnState s = state(txn);
-        boolean upgrade = e.has(Entry.PROTOCOL_FLAG_0);
-        int own = upgrade ? 1 : 0;
-        for (int spins = 0;; spins++) {
-            long w = Items.wordVolatile(item);
-            if ((w & RETIRED) != 0) {
+        switch (locks.lockExclusive(e, state(txn))) {
+            case RwLocks.RETIRED_ITEM:
                 return AbortCause.DELETED;
-            }
-            if ((w & WRITER) == 0 && RwLockWord.readers(w) == own
-                    && ((w & PRIORITY) == 0 || s.escalated)) {
-                if (Items.casWord(item, w, RwLockWord.exclusive(w, age(s)))) {
-                    if (upgrade) {
-                        e.clearFlags(Entry.PROTOCOL_FLAG_0);
-                        s.shared--;
-                    }
-                    e.setLockedWord(w);
-                    e.addFlags(Entry.LOCKED);
-                    return null;
-                }
-                continue;
-            }
-            if (!mayWait(s, w, spins)) {
-                if (s.escalated) {
-                    clearPriority(item);
-                }
+            case RwLocks.BUSY:
                 return AbortCause.LOCK_BUSY;
-            }
-            if (s.escalated && (w & (PRIORITY | WRITER)) == 0) {
-                // Keep new holders out while the readers drain (only the escalated attempt marks).
-                Items.casWord(item, w, w | PRIORITY);
-            }
-            Waits.pause(spins);
-        }
-    }
-
-    /** The escalated attempt gave up waiting (a non-transactional holder): take its mark back. */
-    private static void clearPriority(TxItem item) {
-        for (;;) {
-            long w = Items.wordVolatile(item);
-            if ((w & PRIORITY) == 0 || Items.casWord(item, w, w & ~PRIORITY)) {
-                return;
-            }
+            default:
+                return null;
         }
     }
 
@@ -277,50 +155,7 @@ public final class TwoPhaseControl extends ConcurrencyControl {
         Items.setWordRelease(e.item(), e.has(Entry.RETIRE) ? free | RETIRED : free);
     }
 
-    @Override
-    public void unlock(TxnContext txn, Entry e) {
-        Items.setWordRelease(e.item(), RwLockWord.released(e.lockedWord(), false));
-    }
-
-    @Override
-    public void finish(TxnContext txn, boolean committed, AbortCause cause) {
-        TwoPhaseTxnState s = state(txn);
-        for (int i = 0, n = txn.size(); s.shared > 0 && i < n; i++) {
-            Entry e = txn.entryAt(i);
-            if (e.has(Entry.PROTOCOL_FLAG_0) && context.owns(e)) {
-                releaseShared(e.item());
-                e.clearFlags(Entry.PROTOCOL_FLAG_0);
-                s.shared--;
-            }
-        }
-        s.shared = 0;
-    }
-
-    private static void releaseShared(TxItem item) {
-        for (;;) {
-            long w = Items.wordVolatile(item);
-            if (Items.casWord(item, w, RwLockWord.leaveShared(w))) {
-                return;
-            }
-        }
-    }
-
     // ------------------------------------------------------------------ non-transactional
-
-    @Override
-    public long lockNonTx(TxItem item) {
-        for (int spins = 0;; spins++) {
-            long w = Items.wordVolatile(item);
-            if ((w & RETIRED) != 0) {
-                return RETIRED_ITEM;
-            }
-            if (!RwLockWord.isHeld(w) && (w & PRIORITY) == 0
-                    && Items.casWord(item, w, RwLockWord.exclusive(w, RwLockWord.NON_TX_AGE))) {
-                return w;
-            }
-            Waits.pause(spins);
-        }
-    }
 
     @Override
     public void unlockNonTx(TxItem item, long lockedWord, boolean changed, boolean retire) {
@@ -328,63 +163,10 @@ public final class TwoPhaseControl extends ConcurrencyControl {
         Items.setWordRelease(item, retire ? free | RETIRED : free);
     }
 
-    @Override
-    public Object loadRef(RefItem item) {
-        boolean held = lockSharedNonTx(item);
-        try {
-            return item.valueAcquire();
-        } finally {
-            if (held) {
-                releaseShared(item);
-            }
-        }
-    }
-
-    @Override
-    public long loadLong(LongItem item) {
-        boolean held = lockSharedNonTx(item);
-        try {
-            return item.valueAcquire();
-        } finally {
-            if (held) {
-                releaseShared(item);
-            }
-        }
-    }
-
-    /** A one-item load's shared lock (it never waits while holding); false for a retired item, which needs none. */
-    private static boolean lockSharedNonTx(TxItem item) {
-        for (int spins = 0;; spins++) {
-            long w = Items.wordVolatile(item);
-            if ((w & RETIRED) != 0) {
-                return false;
-            }
-            if ((w & (WRITER | PRIORITY)) == 0 && !RwLockWord.readersFull(w)
-                    && Items.casWord(item, w, RwLockWord.joinShared(w, RwLockWord.NON_TX_AGE))) {
-                return true;
-            }
-            Waits.pause(spins);
-        }
-    }
-
     // ------------------------------------------------------------------ diagnostics
 
     @Override
-    public boolean isLocked(TxItem item) {
-        return RwLockWord.isHeld(Items.wordVolatile(item));
-    }
-
-    @Override
-    public boolean isRetired(TxItem item) {
-        return RwLockWord.isRetired(Items.wordVolatile(item));
-    }
-
-    @Override
     public String checkQuiescent(TxItem item) {
-        long w = Items.wordVolatile(item);
-        if (RwLockWord.isHeld(w) || (w & PRIORITY) != 0 || RwLockWord.age(w) != 0) {
-            return "lock still held or marked: " + RwLockWord.describe(w);
-        }
-        return null;
+        return RwLocks.checkFree(Items.wordVolatile(item));
     }
 }

@@ -22,7 +22,8 @@ public final class TwoPhaseProtocol implements Protocol {
     public static final String WAIT_SPINS = "waitSpins";
     public static final int WAIT_SPINS_DEFAULT = 1 << 14;
 
-    private static final List<ProtocolOption> OPTIONS = List.of(
+    /** The options of every protocol that takes {@link RwLocks} locks: {@value #DEADLOCK} and {@value #WAIT_SPINS}. */
+    public static final List<ProtocolOption> LOCK_OPTIONS = List.of(
             ProtocolOption.of(DEADLOCK, DeadlockPolicy.WAIT_DIE.optionValue(),
                     "wait-die: wait only for younger holders, ages survive retries; no-wait: abort on any conflict"),
             ProtocolOption.of(WAIT_SPINS, WAIT_SPINS_DEFAULT,
@@ -46,7 +47,7 @@ public final class TwoPhaseProtocol implements Protocol {
 
     @Override
     public List<ProtocolOption> options() {
-        return OPTIONS;
+        return LOCK_OPTIONS;
     }
 
     @Override

@@ -23,24 +23,25 @@ class CapabilitiesTest {
     void eachShippedProtocolDeclaresItsLevel() {
         // The shipped protocols' table: not for a run of the suites against another protocol.
         Assumptions.assumeTrue(Protocols.allSelected());
-        Map<String, Capabilities> expected = Map.of(
-                "2pl", Capabilities.of(Isolation.SERIALIZABLE, Feature.OPACITY, Feature.EAGER_LOCKING),
-                "swisstm", Capabilities.of(Isolation.SERIALIZABLE, Feature.OPACITY, Feature.EAGER_LOCKING,
-                        Feature.REMOTE_ABORT),
-                "occ", Capabilities.of(Isolation.SERIALIZABLE),
-                "tictoc", Capabilities.of(Isolation.SERIALIZABLE),
-                "mvcc", Capabilities.of(Isolation.SERIALIZABLE, Feature.SNAPSHOT_READS),
-                "tictoc-si", Capabilities.of(Isolation.SNAPSHOT_ISOLATION),
-                "tictoc-rr", Capabilities.of(Isolation.REPEATABLE_READ),
-                "global-lock", Capabilities.of(Isolation.SERIALIZABLE, Feature.OPACITY),
-                "tebaldi", Capabilities.of(Isolation.SERIALIZABLE),
-                "tebaldi-2layer", Capabilities.of(Isolation.SERIALIZABLE));
+        Map<String, Capabilities> expected = Map.ofEntries(
+                Map.entry("2pl", Capabilities.of(Isolation.SERIALIZABLE, Feature.OPACITY, Feature.EAGER_LOCKING)),
+                Map.entry("swisstm", Capabilities.of(Isolation.SERIALIZABLE, Feature.OPACITY, Feature.EAGER_LOCKING,
+                        Feature.REMOTE_ABORT)),
+                Map.entry("occ", Capabilities.of(Isolation.SERIALIZABLE)),
+                Map.entry("adaptive", Capabilities.of(Isolation.SERIALIZABLE)),
+                Map.entry("tictoc", Capabilities.of(Isolation.SERIALIZABLE)),
+                Map.entry("mvcc", Capabilities.of(Isolation.SERIALIZABLE, Feature.SNAPSHOT_READS)),
+                Map.entry("tictoc-si", Capabilities.of(Isolation.SNAPSHOT_ISOLATION)),
+                Map.entry("tictoc-rr", Capabilities.of(Isolation.REPEATABLE_READ)),
+                Map.entry("global-lock", Capabilities.of(Isolation.SERIALIZABLE, Feature.OPACITY)),
+                Map.entry("tebaldi", Capabilities.of(Isolation.SERIALIZABLE)),
+                Map.entry("tebaldi-2layer", Capabilities.of(Isolation.SERIALIZABLE)));
         expected.forEach((name, caps) -> {
             assertEquals(caps, Stm.protocolCapabilities(name), name);
             assertEquals(caps, Stm.builder().protocol(name).build().capabilities(), name);
         });
-        assertEquals(List.of("2pl", "global-lock", "mvcc", "occ", "swisstm", "tebaldi", "tebaldi-2layer", "tictoc"),
-                Protocols.correct());
+        assertEquals(List.of("2pl", "adaptive", "global-lock", "mvcc", "occ", "swisstm", "tebaldi", "tebaldi-2layer",
+                "tictoc"), Protocols.correct());
         assertEquals(List.of("tictoc-rr", "tictoc-si"), Protocols.weaklyIsolated());
     }
 }
