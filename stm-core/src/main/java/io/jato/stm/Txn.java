@@ -173,6 +173,11 @@ public abstract class Txn {
     private int[] localIds;
     private int localCount;
     private static final Object UNSET = new Object();
+    /** While a nested block is open: each set's local id and previous value, to take back on its rollback. */
+    private int[] trailIds;
+    private Object[] trailValues;
+    private int trailCount;
+    private boolean localsNested;
 
     /** @return the value {@code local} holds in this attempt, initializing it on first use */
     @SuppressWarnings("unchecked")
@@ -214,7 +219,55 @@ public abstract class Txn {
             }
             ids[localCount++] = id;
         }
+        if (localsNested) {
+            trailLocal(id, values[id]);
+        }
         values[id] = value;
+    }
+
+    private void trailLocal(int id, Object previous) {
+        int n = trailCount;
+        if (trailIds == null) {
+            trailIds = new int[8];
+            trailValues = new Object[8];
+        } else if (n == trailIds.length) {
+            int[] ids = Arrays.copyOf(trailIds, n * 2);
+            Object[] vs = Arrays.copyOf(trailValues, n * 2);
+            trailIds = ids;
+            trailValues = vs;
+        }
+        trailIds[n] = id;
+        trailValues[n] = previous;
+        trailCount = n + 1;
+    }
+
+    /**
+     * A nested block opens (the store's savepoints): from now on every set of a local is
+     * recorded, so that {@link #rollbackLocals} can take it back.
+     *
+     * @return the mark to roll back to
+     */
+    protected final int openLocals() {
+        localsNested = true;
+        return trailCount;
+    }
+
+    /** Takes back every set of a local since {@code mark} (a nested block rolled back). */
+    protected final void rollbackLocals(int mark) {
+        for (int t = trailCount - 1; t >= mark; t--) {
+            localValues[trailIds[t]] = trailValues[t];
+            trailValues[t] = null;
+        }
+        trailCount = mark;
+    }
+
+    /** The outermost nested block closed: sets of locals are no longer recorded. */
+    protected final void closeLocals() {
+        localsNested = false;
+        if (trailCount != 0) {
+            Arrays.fill(trailValues, 0, trailCount, null);
+            trailCount = 0;
+        }
     }
 
     /**
@@ -230,6 +283,9 @@ public abstract class Txn {
                 values[ids[i]] = UNSET;
             }
             localCount = 0;
+        }
+        if (localsNested) {
+            closeLocals();
         }
     }
 }

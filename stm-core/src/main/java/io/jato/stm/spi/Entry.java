@@ -109,6 +109,11 @@ public final class Entry extends ThreadPadding {
     /** The value a built-in install replaced (valid while {@link #UNDO} is set). */
     Object undoRef;
     long undoLong;
+    /**
+     * The serial of the nested block ({@link Savepoints}) that last saved this entry's pending
+     * state in its undo trail; 0 when none in this attempt. Owner thread only.
+     */
+    int savedIn;
 
     Entry(int position) {
         this.position = position;
@@ -124,6 +129,7 @@ public final class Entry extends ThreadPadding {
         this.item = item;
         this.flags = 0;
         this.kind = KIND_NONE;
+        this.savedIn = 0;
     }
 
     /** Drops references so a finished transaction retains no user objects. */

@@ -257,13 +257,14 @@ final class RetryLoop {
         boolean outer = txn.readOnly;
         txn.readOnly = outer | declaredReadOnly;
         try {
-            if (fn != null) {
-                return fn.apply(txn);
-            }
-            body.run(txn);
-            return null;
+            return txn.runNested(fn, body);
         } finally {
             txn.readOnly = outer;
         }
+    }
+
+    /** @return true if every read of the running attempt is still current (side-effect free) */
+    boolean readsCurrent() {
+        return driver.isReadSetCurrent();
     }
 }

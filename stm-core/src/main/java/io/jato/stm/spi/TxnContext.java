@@ -120,14 +120,11 @@ public final class TxnContext extends Txn {
     private int altDepth;
     /** Set by a retry that skips to the next alternative of the innermost orElse. */
     private boolean altRetry;
-    /** The innermost alternative's start: the write count, and where its snapshot of earlier writes begins. */
-    private int altWrites;
-    private int altBase;
-    /** Snapshots of the pending writes that existed when each open alternative started. */
-    private Object[] altRefs = new Object[0];
-    private long[] altLongs = new long[0];
-    private int[] altKinds = new int[0];
-    private int altTop;
+
+    /** Nested blocks and their undo trail (closed nesting with partial rollback). */
+    final Savepoints savepoints = new Savepoints();
+    /** The hook counts a savepoint saves (reused). */
+    private final int[] hookCounts = new int[3];
 
     /*
      * Remote aborts (only with a protocol that declares REMOTE_ABORT). (attemptId << 2) | state,
@@ -277,9 +274,9 @@ public final class TxnContext extends Txn {
         }
     }
 
-    /** Skips to the next orElse alternative if the current one wrote nothing; else arms the wait and rolls back. */
+    /** Skips to the next orElse alternative if one is open; else arms the wait and rolls back. */
     private RuntimeException retryNow() {
-        if (altDepth != 0 && !wroteInAlternative()) {
+        if (altDepth != 0) {
             altRetry = true;
             throw RollbackSignal.INSTANCE;
         }
@@ -370,68 +367,128 @@ public final class TxnContext extends Txn {
         Objects.requireNonNull(first, "first");
         Objects.requireNonNull(second, "second");
         int depth = altDepth;
-        int savedWrites = altWrites;
-        int savedBase = altBase;
-        int writes = set.writeCount();
-        snapshotWrites(writes);
-        altBase = altTop;
-        altWrites = writes;
-        altTop += writes;
+        int level = openSavepoint();
         altDepth = depth + 1;
         try {
             T result = first.apply(this);
             if (!altRetry) {
+                savepoints.merge(level, this);
                 return result;
             }
         } catch (RollbackSignal s) {
             if (!altRetry) {
+                savepoints.merge(level, this);
                 throw s;
             }
-        } finally {
-            // The snapshot must not keep the transaction's values alive.
-            Arrays.fill(altRefs, altBase, altBase + writes, null);
+        } catch (Throwable t) {
             altDepth = depth;
-            altTop = altBase;
-            altBase = savedBase;
-            altWrites = savedWrites;
+            throw nestedFailed(level, t);
+        } finally {
+            altDepth = depth;
         }
+        // The first alternative retried: take back what it did, keep what it read, try the second.
         altRetry = false;
+        savepoints.rollback(level, this);
         return second.apply(this);
     }
 
-    /** Copies the pending state of the first {@code writes} written entries above {@link #altTop}. */
-    private void snapshotWrites(int writes) {
-        int need = altTop + writes;
-        if (need > altRefs.length) {
-            int cap = Math.max(need, altRefs.length * 2);
-            altRefs = Arrays.copyOf(altRefs, cap);
-            altLongs = Arrays.copyOf(altLongs, cap);
-            altKinds = Arrays.copyOf(altKinds, cap);
+    /**
+     * Runs a block nested in this running transaction (closed nesting): if it throws on a
+     * consistent state, everything it did is rolled back and the exception reaches the enclosing
+     * body, whose transaction goes on; see {@link #nestedFailed}.
+     */
+    <T> T runNested(TxnFunction<T> fn, TxnRunnable body) {
+        int level = openSavepoint();
+        T result;
+        try {
+            if (fn != null) {
+                result = fn.apply(this);
+            } else {
+                body.run(this);
+                result = null;
+            }
+        } catch (Throwable t) {
+            throw nestedFailed(level, t);
         }
-        for (int k = 0; k < writes; k++) {
-            Entry e = set.writeAt(k);
-            altRefs[altTop + k] = e.pendingRef();
-            altLongs[altTop + k] = e.pendingLong();
-            altKinds[altTop + k] = e.kind();
+        savepoints.merge(level, this);
+        return result;
+    }
+
+    private int openSavepoint() {
+        TxnHooks h = hooks;
+        int[] counts = hookCounts;
+        if (h == null) {
+            counts[0] = 0;
+            counts[1] = 0;
+            counts[2] = 0;
+        } else {
+            h.counts(counts);
+        }
+        return savepoints.open(this, counts);
+    }
+
+    /**
+     * The nested block of {@code level} threw {@code t}. A rollback of the whole transaction
+     * (the library's signal, a doomed attempt) passes through. Otherwise the reads so far are
+     * checked: on a state that no longer validates the exception may be an artefact of it, so the
+     * whole transaction rolls back and runs again ({@link AbortCause#INCONSISTENT_READ}); on a
+     * consistent state only the block's effects are taken back and {@code t} is rethrown.
+     */
+    private RuntimeException nestedFailed(int level, Throwable t) {
+        if (t == RollbackSignal.INSTANCE || status != ACTIVE) {
+            savepoints.merge(level, this);
+            throw CommitDriver.sneakyThrow(t);
+        }
+        boolean current;
+        try {
+            current = loop.readsCurrent();
+        } catch (Throwable bug) {
+            savepoints.merge(level, this);
+            CommitDriver.addSuppressed(t, bug);
+            throw CommitDriver.sneakyThrow(t);
+        }
+        if (!current) {
+            savepoints.merge(level, this);
+            throw rollback(AbortCause.INCONSISTENT_READ);
+        }
+        savepoints.rollback(level, this);
+        throw CommitDriver.sneakyThrow(t);
+    }
+
+    /** Transaction-local values for {@link Savepoints} (the protected methods of {@link Txn}). */
+    int localsOpen() {
+        return openLocals();
+    }
+
+    void localsRollback(int mark) {
+        rollbackLocals(mark);
+    }
+
+    void localsClose() {
+        closeLocals();
+    }
+
+    /** Drops the hooks registered past the given counts (a nested block rolled back). */
+    void truncateHooks(int before, int after, int rollback) {
+        if (hooks != null) {
+            hooks.truncate(before, after, rollback);
         }
     }
 
     /**
-     * @return true if the innermost open alternative wrote: a first write to an item, or a new
-     *         value for a write the transaction had pending when the alternative started
+     * For a data type about to change {@code e}'s pending state in place — through
+     * {@link Entry#setPendingRef}/{@link Entry#setPendingLong}, or by mutating the object its pending
+     * value is — rather than through this class's write methods (which do this themselves). Inside a
+     * nested block (a nested {@code atomic}, an {@code orElse} alternative) it saves the entry's
+     * pending state the first time the block changes an entry older than the block, so that a
+     * rollback of the block can restore it. Costs one field check outside nested blocks.
+     *
+     * @return true if the state was saved now: a pending value that is a mutable object must then be
+     *         replaced by a copy before it is changed (the saved reference must keep the old contents);
+     *         false if no block is open, the entry is the block's own, or it was saved already
      */
-    private boolean wroteInAlternative() {
-        if (set.writeCount() != altWrites) {
-            return true;
-        }
-        for (int k = 0; k < altWrites; k++) {
-            Entry e = set.writeAt(k);
-            int i = altBase + k;
-            if (e.pendingRef() != altRefs[i] || e.pendingLong() != altLongs[i] || e.kind() != altKinds[i]) {
-                return true;
-            }
-        }
-        return false;
+    public boolean keepPending(Entry e) {
+        return savepoints.depth != 0 && savepoints.keep(e);
     }
 
     private TxnHooks hooksToRegister(Object hook) {
@@ -769,6 +826,9 @@ public final class TxnContext extends Txn {
     /** Buffers a write of {@code value} to a reference cell. */
     public void writeRef(RefItem item, Object value) {
         Entry e = entry(item);
+        if (savepoints.depth != 0) {
+            savepoints.keep(e);
+        }
         boolean first = firstWrite(e);
         e.writeRef(value);
         if (first) {
@@ -779,6 +839,9 @@ public final class TxnContext extends Txn {
     /** Buffers a write of {@code value} to a long cell (replacing any pending commit-time add). */
     public void writeLong(LongItem item, long value) {
         Entry e = entry(item);
+        if (savepoints.depth != 0) {
+            savepoints.keep(e);
+        }
         boolean first = firstWrite(e);
         e.writeLong(value);
         if (first) {
@@ -793,6 +856,9 @@ public final class TxnContext extends Txn {
 
     /** Buffers a commit-time add on the entry of a long cell. */
     public void addLong(Entry e, long delta) {
+        if (savepoints.depth != 0) {
+            savepoints.keep(e);
+        }
         boolean first = firstWrite(e);
         e.addLong(delta);
         if (first) {
@@ -807,6 +873,9 @@ public final class TxnContext extends Txn {
      * operation, and {@link #clearUpdate} once a blind write or a materializing read replaces them.
      */
     public void markUpdate(Entry e, boolean commutative) {
+        if (savepoints.depth != 0) {
+            savepoints.keep(e);
+        }
         int f = e.flags;
         if ((f & Entry.WRITE) == 0) {
             throw new IllegalStateException("markUpdate on an entry that is not a write");
@@ -820,11 +889,17 @@ public final class TxnContext extends Txn {
 
     /** The write of {@code e} is no longer operations only (see {@link #markUpdate}). */
     public void clearUpdate(Entry e) {
+        if (savepoints.depth != 0) {
+            savepoints.keep(e);
+        }
         e.flags &= ~(Entry.UPDATE | Entry.COMMUTATIVE);
     }
 
     /** Makes {@code e} a custom write of {@code value} installed by {@code participant}. */
     public void writeCustom(Entry e, TxParticipant participant, Object key, Object value) {
+        if (savepoints.depth != 0) {
+            savepoints.keep(e);
+        }
         boolean first = firstWrite(e);
         e.writeCustom(participant, key, value);
         if (first) {
@@ -834,6 +909,9 @@ public final class TxnContext extends Txn {
 
     /** Makes {@code e} a version-only write (its item gets a new version at commit). */
     public void writeVersion(Entry e) {
+        if (savepoints.depth != 0) {
+            savepoints.keep(e);
+        }
         boolean first = firstWrite(e);
         e.writeVersionOnly();
         if (first) {
@@ -943,6 +1021,7 @@ public final class TxnContext extends Txn {
      */
     void clear() {
         try {
+            savepoints.reset();
             clearLocals();
             set.clear();
         } finally {

@@ -92,6 +92,29 @@ final class TxnHooks {
         return failure;
     }
 
+    /** Writes the three list lengths (before, after, rollback) into {@code into}. */
+    void counts(int[] into) {
+        into[0] = beforeCount;
+        into[1] = afterCount;
+        into[2] = rollbackCount;
+    }
+
+    /** Drops the registrations past the given lengths (a nested block rolled back). */
+    void truncate(int beforeLength, int afterLength, int rollbackLength) {
+        if (beforeCount > beforeLength) {
+            Arrays.fill(before, beforeLength, beforeCount, null);
+            beforeCount = beforeLength;
+        }
+        if (afterCount > afterLength) {
+            Arrays.fill(after, afterLength, afterCount, null);
+            afterCount = afterLength;
+        }
+        if (rollbackCount > rollbackLength) {
+            Arrays.fill(rollback, rollbackLength, rollbackCount, null);
+            rollbackCount = rollbackLength;
+        }
+    }
+
     /** Drops every registration (an attempt ended): no user object stays referenced. */
     void clear() {
         Arrays.fill(before, 0, beforeCount, null);
