@@ -20,9 +20,10 @@ import java.util.Arrays;
  *    old contents;
  *  - the write list is cut back to its length at the savepoint, except for entries whose item the
  *    block locked eagerly (2pl, swisstm lock at the first write): those stay locked until the
- *    transaction ends, as version-only writes (the commit gives the item a new version and the
- *    same value), which is safe and needs no protocol hook;
- *  - hooks and transaction-local values set inside the block are dropped.
+ *    transaction ends, listed as Entry.HELD (the commit gives the item a new version and the same
+ *    value; data types see no write), which is safe and needs no protocol hook;
+ *  - the block's after-rollback hooks run (the caller does that, before the rollback), its
+ *    other hooks and the transaction-local values it set are dropped.
  *
  * A block that completes merges into its parent: its trail records stay, now part of the parent's
  * (restored newest first, so the oldest record of an entry wins). Nothing here runs unless a block
@@ -32,7 +33,7 @@ import java.util.Arrays;
 /** The savepoint stack and undo trail of one {@link TxnContext}. Owner thread only. */
 final class Savepoints {
     /** The flags a rollback puts back: what a write sets, never what a read or a lock set. */
-    private static final int WRITE_STATE = Entry.WRITE | Entry.UPDATE | Entry.COMMUTATIVE | Entry.CHECK;
+    private static final int WRITE_STATE = Entry.WRITE | Entry.UPDATE | Entry.COMMUTATIVE | Entry.CHECK | Entry.HELD;
 
     /** Open blocks; 0 when none (all the write paths check). */
     int depth;
@@ -154,7 +155,7 @@ final class Savepoints {
         for (int k = from, n = set.writeCount(); k < n; k++) {
             Entry e = set.writeAt(k);
             if ((e.flags & Entry.LOCKED) != 0) {
-                e.flags |= Entry.WRITE;
+                e.flags |= Entry.HELD;
                 e.kind = Entry.KIND_NONE;
                 set.putWrite(w++, e);
             }
@@ -168,6 +169,11 @@ final class Savepoints {
         if (level == 0) {
             txn.localsClose();
         }
+    }
+
+    /** @return how many after-rollback hooks were registered when the block of {@code level} opened */
+    int rollbackHooksAt(int level) {
+        return hookCounts[3 * level + 2];
     }
 
     /** Forgets every open block (the attempt ended). */

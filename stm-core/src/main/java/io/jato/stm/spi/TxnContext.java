@@ -388,7 +388,10 @@ public final class TxnContext extends Txn {
         }
         // The first alternative retried: take back what it did, keep what it read, try the second.
         altRetry = false;
-        savepoints.rollback(level, this);
+        Throwable hookFailure = rollbackBlock(level, AbortCause.RETRY);
+        if (hookFailure != null) {
+            throw CommitDriver.sneakyThrow(hookFailure);
+        }
         return second.apply(this);
     }
 
@@ -451,8 +454,28 @@ public final class TxnContext extends Txn {
             savepoints.merge(level, this);
             throw rollback(AbortCause.INCONSISTENT_READ);
         }
-        savepoints.rollback(level, this);
+        CommitDriver.addSuppressed(t, rollbackBlock(level, AbortCause.USER_EXCEPTION));
         throw CommitDriver.sneakyThrow(t);
+    }
+
+    /**
+     * Rolls the block of {@code level} back: first its after-rollback hooks run with {@code cause}
+     * (while they run the transaction refuses to be used, as for a whole attempt's hooks), then its
+     * effects are taken back. Returns what the hooks threw, or null.
+     */
+    private Throwable rollbackBlock(int level, AbortCause cause) {
+        Throwable failure = null;
+        TxnHooks h = hooks;
+        if (h != null) {
+            status = HOOKS;
+            try {
+                failure = h.runRollbackFrom(savepoints.rollbackHooksAt(level), cause);
+            } finally {
+                status = ACTIVE;
+            }
+        }
+        savepoints.rollback(level, this);
+        return failure;
     }
 
     /** Transaction-local values for {@link Savepoints} (the protected methods of {@link Txn}). */
@@ -625,7 +648,11 @@ public final class TxnContext extends Txn {
         return set.at(i);
     }
 
-    /** @return the number of entries this attempt wrote ({@link Entry#WRITE}) */
+    /**
+     * @return the number of entries this attempt wrote ({@link Entry#WRITE}), and those it holds
+     *         locked for a nested block that wrote them and rolled back ({@link Entry#HELD}: a
+     *         version-only write)
+     */
     public int writeCount() {
         return set.writeCount();
     }
@@ -1039,7 +1066,13 @@ public final class TxnContext extends Txn {
             // must refuse a write to an item the outer part already wrote.
             throw new IllegalStateException("write inside a transaction declared read-only");
         }
-        if ((e.flags & Entry.WRITE) != 0) {
+        int f = e.flags;
+        if ((f & Entry.WRITE) != 0) {
+            return false;
+        }
+        if ((f & Entry.HELD) != 0) {
+            // Listed and locked already (a nested block wrote it and rolled back).
+            e.flags = f & ~Entry.HELD;
             return false;
         }
         set.addWrite(e);

@@ -92,6 +92,26 @@ final class TxnHooks {
         return failure;
     }
 
+    /**
+     * Runs the after-rollback hooks registered past {@code from} (a nested block that rolled
+     * back) with {@code cause}, each in its own try, and drops them; as {@link #runAfter}.
+     */
+    @SuppressWarnings("unchecked")
+    Throwable runRollbackFrom(int from, AbortCause cause) {
+        Throwable failure = null;
+        for (int i = from; i < rollbackCount; i++) {
+            Consumer<? super AbortCause> h = (Consumer<? super AbortCause>) rollback[i];
+            rollback[i] = null;
+            try {
+                h.accept(cause);
+            } catch (Throwable t) {
+                failure = failure == null ? t : CommitDriver.addSuppressed(failure, t);
+            }
+        }
+        rollbackCount = Math.min(rollbackCount, from);
+        return failure;
+    }
+
     /** Writes the three list lengths (before, after, rollback) into {@code into}. */
     void counts(int[] into) {
         into[0] = beforeCount;
