@@ -112,6 +112,32 @@ public abstract class Txn {
     public abstract <T> T orElse(TxnFunction<T> first, TxnFunction<T> second);
 
     /**
+     * Gives this transaction a deadline {@code timeout} from now, unless it has an earlier one
+     * (the store's {@link Stm.Builder#timeout default}, or an earlier call: calls in later
+     * attempts therefore change nothing). Once it passes, the transaction gives up with
+     * {@link TxnTimeoutException}, rolled back: the deadline is checked before each further
+     * attempt, while it waits in {@link #retry()}, and by {@link #validate()}.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws NullPointerException     if {@code unit} is null
+     * @throws IllegalStateException    if the transaction is not active on the calling thread
+     */
+    public abstract void timeout(long timeout, TimeUnit unit);
+
+    /**
+     * Checks now what the commit would check later: if something this attempt read has changed
+     * since, the attempt rolls back and the transaction runs again (a conflict, counted as
+     * {@link AbortCause#READ_VALIDATION}); and if the transaction's deadline ({@link #timeout})
+     * has passed, it throws {@link TxnTimeoutException} (the transaction rolls back and the
+     * exception reaches the caller of {@code atomic}). A long body calls it now and then, so
+     * that it neither computes on a state that can no longer commit nor runs past its deadline.
+     * Costs one check of every read so far.
+     *
+     * @throws IllegalStateException if the transaction is not active on the calling thread
+     */
+    public abstract void validate();
+
+    /**
      * Registers {@code hook} to run once the body has returned normally, still inside this
      * attempt and before the commit protocol starts (no lock is held yet). A before-commit hook
      * may read and write in the transaction (it receives it) and register further hooks of any

@@ -34,9 +34,11 @@ final class RetryLoop {
     /** Aborts after which a transaction takes the store's escalation token (0: never). */
     private final int escalateAfter;
     private final EscalationGate escalation;
+    /** The store's default deadline per transaction in nanoseconds; 0: none. */
+    private final long timeoutNanos;
 
     RetryLoop(TxnContext txn, CommitDriver driver, TxnCounters counters, Backoff backoff, int maxAttempts,
-              int escalateAfter, EscalationGate escalation) {
+              int escalateAfter, EscalationGate escalation, long timeoutNanos) {
         this.txn = txn;
         this.driver = driver;
         this.counters = counters;
@@ -44,6 +46,7 @@ final class RetryLoop {
         this.maxAttempts = maxAttempts;
         this.escalateAfter = escalateAfter;
         this.escalation = escalation;
+        this.timeoutNanos = timeoutNanos;
     }
 
     /**
@@ -85,9 +88,22 @@ final class RetryLoop {
                 txn.type = type;
             }
             counters.type(type);
+            if (timeoutNanos != 0) {
+                txn.deadline = System.nanoTime() + timeoutNanos;
+                txn.hasDeadline = true;
+            } else {
+                txn.hasDeadline = false;
+            }
+            AbortCause last = null;
             for (int a = 0;; a++) {
                 T result = null;
                 AbortCause cause;
+                if (a != 0 && txn.hasDeadline && System.nanoTime() - txn.deadline >= 0) {
+                    // Between attempts: the last one rolled back and released everything.
+                    txn.attempt = a - 1;
+                    outcome = OUTCOME_GAVE_UP;
+                    throw txn.timedOut(last);
+                }
                 attempts = a + 1;
                 try {
                     begin(declaredReadOnly, a, conflicts);
@@ -120,6 +136,7 @@ final class RetryLoop {
                         throw new TxnAbortedException("transaction aborted by the user", cause, a + 1);
                     }
                 }
+                last = cause;
                 if (txn.pendingHooks != 0) {
                     afterRollback(cause);
                 }
@@ -209,6 +226,9 @@ final class RetryLoop {
             txn.publishAttempt();
         }
         counters.started();
+        if (txn.opaque) {
+            txn.beginOpaque();
+        }
         txn.cc().begin(txn);
         // Only now: a begin that threw leaves the context IDLE (see bodyFailed).
         txn.status = TxnContext.ACTIVE;

@@ -8,6 +8,7 @@ import io.jato.stm.Txn;
 import io.jato.stm.TxnFunction;
 import io.jato.stm.TxnInterruptedException;
 import io.jato.stm.TxnRunnable;
+import io.jato.stm.TxnTimeoutException;
 import io.jato.stm.TxnType;
 import io.jato.stm.internal.Backoff;
 import io.jato.stm.internal.Tunables;
@@ -83,6 +84,8 @@ public final class TxnContext extends Txn {
     final boolean readLogs;
     /** The protocol {@link ConcurrencyControl#logsReadWords logs read words}: read logs log value cells' reads as words. */
     final boolean wordLogs;
+    /** The store is opaque ({@link Stm.Builder#opacity}): reads re-validate when the commit counter moved. */
+    final boolean opaque;
     private final ProtocolContext protocolContext;
 
     // The attempt's state; owner thread only (the retry loop and the commit driver write it).
@@ -126,6 +129,12 @@ public final class TxnContext extends Txn {
     /** The hook counts a savepoint saves (reused). */
     private final int[] hookCounts = new int[3];
 
+    /** The running transaction's deadline in System.nanoTime() terms, valid while {@link #hasDeadline}. */
+    long deadline;
+    boolean hasDeadline;
+    /** Opaque stores: the commit count at which this attempt's reads were last found current. */
+    long validAt;
+
     /*
      * Remote aborts (only with a protocol that declares REMOTE_ABORT). (attemptId << 2) | state,
      * state RUNNING, ABORT_REQUESTED or COMMIT_POINT. The owner stores attemptId << 2 with release
@@ -160,12 +169,13 @@ public final class TxnContext extends Txn {
         this.remoteAborts = protocolContext.capabilities().has(Capabilities.Feature.REMOTE_ABORT);
         this.readLogs = cc.validatesEveryRead();
         this.wordLogs = readLogs && cc.logsReadWords();
+        this.opaque = settings[5] != 0;
         this.counters = new TxnCounters(statistics);
         CommitDriver driver = new CommitDriver(this, cc, set, protocolContext, counters);
         Backoff backoff = new Backoff(settings[0], settings[1],
                 System.nanoTime() ^ ((long) System.identityHashCode(this) << 32));
         this.loop = new RetryLoop(this, driver, counters, backoff, (int) settings[2], (int) settings[3],
-                protocolContext.escalation);
+                protocolContext.escalation, settings[4]);
         Object state = cc.newTxnState(this);
         try {
             protocolContext.registerTxnState(state);
@@ -274,6 +284,59 @@ public final class TxnContext extends Txn {
         }
     }
 
+    @Override
+    public void timeout(long timeout, TimeUnit unit) {
+        checkActive();
+        Objects.requireNonNull(unit, "unit");
+        if (timeout < 0) {
+            throw new IllegalArgumentException("timeout must be >= 0, got " + timeout + " " + unit);
+        }
+        long d = System.nanoTime() + Math.min(unit.toNanos(timeout), Long.MAX_VALUE / 4);
+        if (!hasDeadline || d - deadline < 0) {
+            deadline = d;
+            hasDeadline = true;
+        }
+    }
+
+    @Override
+    public void validate() {
+        checkActive();
+        if (hasDeadline && System.nanoTime() - deadline >= 0) {
+            throw timedOut(null);
+        }
+        if (!loop.readsCurrent()) {
+            throw rollback(AbortCause.READ_VALIDATION);
+        }
+    }
+
+    /** The exception of a transaction whose deadline passed; {@code cause}: why its last attempt ended, if it did. */
+    TxnTimeoutException timedOut(AbortCause cause) {
+        return new TxnTimeoutException("transaction of store '" + storeName + "' passed its deadline after "
+                + (attempt + 1) + " attempt(s)" + (cause == null ? "" : "; last abort: " + cause)
+                + "; it was rolled back", cause, attempt + 1);
+    }
+
+    /**
+     * Opaque stores, after a read that went to shared memory: if a writing commit started since
+     * the reads were last found current, checks them all again and rolls back if one changed.
+     * The counter is loaded after the read, so a value installed by a commit is never seen without
+     * that commit's increment (see {@link io.jato.stm.internal.CommitCounter}).
+     */
+    private void opaqueCheck() {
+        long c = protocolContext.commits.current();
+        if (c != validAt) {
+            if (!loop.readsCurrent()) {
+                throw rollback(AbortCause.READ_VALIDATION);
+            }
+            validAt = c;
+        }
+    }
+
+    /** Starts an attempt's opacity bookkeeping (the retry loop, opaque stores only). */
+    void beginOpaque() {
+        validAt = protocolContext.commits.current();
+    }
+
     /** Skips to the next orElse alternative if one is open; else arms the wait and rolls back. */
     private RuntimeException retryNow() {
         if (altDepth != 0) {
@@ -334,6 +397,10 @@ public final class TxnContext extends Txn {
             long end = System.nanoTime() + RETRY_RECHECK_NANOS;
             if (deadlineTxn == attemptId - attempt && retryDeadline - end < 0) {
                 end = retryDeadline;
+            }
+            if (hasDeadline && deadline - end < 0) {
+                // The retry loop throws TxnTimeoutException before the next attempt.
+                end = deadline;
             }
             while (!w.woken) {
                 if (Thread.currentThread().isInterrupted()) {
@@ -760,6 +827,9 @@ public final class TxnContext extends Txn {
                 Object v = item.valueAcquire();
                 if (cc.stableWord(item) == w) {
                     set.logWord(item, w);
+                    if (opaque) {
+                        opaqueCheck();
+                    }
                     return v;
                 }
             }
@@ -785,6 +855,9 @@ public final class TxnContext extends Txn {
         Object v = cc.readRef(this, item, e);
         e.readRef = v;
         set.markRead(e);
+        if (opaque) {
+            opaqueCheck();
+        }
         return v;
     }
 
@@ -796,6 +869,9 @@ public final class TxnContext extends Txn {
                 long v = item.valueAcquire();
                 if (cc.stableWord(item) == w) {
                     set.logWord(item, w);
+                    if (opaque) {
+                        opaqueCheck();
+                    }
                     return v;
                 }
             }
@@ -815,6 +891,9 @@ public final class TxnContext extends Txn {
         long v = cc.readLong(this, item, e);
         e.readLong = v;
         set.markRead(e);
+        if (opaque) {
+            opaqueCheck();
+        }
         return (e.flags & Entry.WRITE) != 0 && e.kind == Entry.KIND_ADD_LONG ? v + e.pendingLong : v;
     }
 
@@ -824,6 +903,9 @@ public final class TxnContext extends Txn {
         if ((e.flags & Entry.READ) == 0) {
             cc.observe(this, item, e);
             set.markRead(e);
+            if (opaque) {
+                opaqueCheck();
+            }
         }
         return e;
     }
@@ -847,6 +929,9 @@ public final class TxnContext extends Txn {
         if ((e.flags & Entry.READ) == 0) {
             cc.observe(this, e.item, e);
             set.markRead(e);
+            if (opaque) {
+                opaqueCheck();
+            }
         }
     }
 
