@@ -47,10 +47,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>An exception thrown by the body rolls the transaction back — nothing it wrote becomes visible,
  *       no lock stays held — and is rethrown unchanged; unless the body had read a state that no longer
  *       validates, in which case the exception is discarded and the transaction retried.</li>
- *   <li>{@code atomic} called inside a running transaction of the same store on the same thread joins
- *       it (flat nesting): the inner body commits or aborts with the outer transaction. Transactions of
- *       different stores are independent: nesting one store's {@code atomic} inside another's gives no
- *       atomicity across the two.</li>
+ *   <li>{@code atomic} called inside a running transaction of the same store on the same thread runs as
+ *       a nested block of it (closed nesting): the block commits with the outer transaction, and if it
+ *       throws on a consistent state, exactly its own effects are rolled back and the exception reaches
+ *       the enclosing body, whose transaction goes on. Transactions of different stores are
+ *       independent: nesting one store's {@code atomic} inside another's gives no atomicity across
+ *       the two.</li>
  * </ul>
  *
  * <p>Each thread that runs transactions gets one reusable transaction object per store, found with one

@@ -68,7 +68,7 @@ public abstract class Txn {
      * item the attempt read changes (a transaction that wrote it commits), then runs the
      * transaction again. The typical body tests a condition and retries while it does not hold:
      * {@code if (queue.isEmpty(txn)) throw txn.retry();}. Inside {@link #orElse} it moves on to
-     * the next alternative instead, if the current one has not written yet.
+     * the next alternative instead, after rolling back what the current one did.
      *
      * <p>The wait ends early, and the body runs again, if a write that no transaction made (a
      * {@code single()} view) may have changed what it read: such writes wake nobody, so a
@@ -96,15 +96,14 @@ public abstract class Txn {
     public abstract void retryFor(long timeout, TimeUnit unit);
 
     /**
-     * Runs {@code first}; if it {@linkplain #retry() retries} before writing anything, runs
-     * {@code second} instead, in the same transaction, and returns its result. What {@code first}
-     * read stays part of the transaction, so the transaction commits {@code second}'s outcome
-     * only if {@code first} would still retry; if both retry, the transaction waits for a change
-     * to anything either of them read. Alternatives nest: {@code orElse(a, t -> t.orElse(b, c))}.
-     *
-     * <p>An alternative that writes and then retries cannot be undone on its own (there are no
-     * partial rollbacks): then the whole transaction retries, waiting on what it read, and
-     * {@code second} is not tried. Decide to retry before writing.
+     * Runs {@code first}; if it {@linkplain #retry() retries}, rolls back what it did (its writes,
+     * inserts, updaters, hooks and transaction-local values: a partial rollback, as when a nested
+     * {@code atomic} throws) and runs {@code second} instead, in the same transaction, returning
+     * its result. What {@code first} read stays part of the transaction, so the transaction
+     * commits {@code second}'s outcome only if {@code first} would still retry; if both retry, the
+     * transaction waits for a change to anything either of them read. Alternatives nest:
+     * {@code orElse(a, t -> t.orElse(b, c))}. An exception from {@code first} rolls back its
+     * effects like a nested block's and propagates; {@code second} is not tried.
      *
      * @throws NullPointerException  if an alternative is null
      * @throws IllegalStateException if the transaction is not active on the calling thread

@@ -51,7 +51,8 @@ final class RetryLoop {
 
     /**
      * Runs a transaction body (exactly one of {@code fn} and {@code body} is non-null) with retries;
-     * inside a running transaction it joins it (flat nesting, keeping the outer type).
+     * inside a running transaction it runs as a nested block of it (closed nesting, keeping the outer
+     * type; see {@link TxnContext#runNested}).
      */
     <T> T execute(TxnType type, TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly) {
         final TxnContext txn = this.txn;

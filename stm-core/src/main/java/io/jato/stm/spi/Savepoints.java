@@ -1,5 +1,10 @@
 package io.jato.stm.spi;
 
+import io.jato.stm.AbortCause;
+import io.jato.stm.RollbackSignal;
+import io.jato.stm.TxnFunction;
+import io.jato.stm.TxnRunnable;
+
 import java.util.Arrays;
 
 /*
@@ -63,8 +68,126 @@ final class Savepoints {
     private Object[] trailKeys = new Object[8];
     private int trailTop;
 
+    /** The hook counts a block saves (reused). */
+    private final int[] hookScratch = new int[3];
+
+    /**
+     * Runs a block nested in {@code txn}'s running transaction: if it throws on a consistent
+     * state, everything it did is rolled back and the exception reaches the enclosing body, whose
+     * transaction goes on; see {@link #failed}.
+     */
+    <T> T runNested(TxnContext txn, TxnFunction<T> fn, TxnRunnable body) {
+        int level = open(txn);
+        T result;
+        try {
+            if (fn != null) {
+                result = fn.apply(txn);
+            } else {
+                body.run(txn);
+                result = null;
+            }
+        } catch (Throwable t) {
+            throw failed(txn, level, t);
+        }
+        merge(level, txn);
+        return result;
+    }
+
+    /**
+     * {@code Txn.orElse}: runs {@code first} as a block; if it retries, rolls the block back
+     * (keeping its reads) and runs {@code second} in the enclosing block.
+     */
+    <T> T orElse(TxnContext txn, TxnFunction<T> first, TxnFunction<T> second) {
+        int alternatives = txn.altDepth;
+        int level = open(txn);
+        txn.altDepth = alternatives + 1;
+        try {
+            T result = first.apply(txn);
+            if (!txn.altRetry) {
+                merge(level, txn);
+                return result;
+            }
+        } catch (RollbackSignal s) {
+            if (!txn.altRetry) {
+                merge(level, txn);
+                throw s;
+            }
+        } catch (Throwable t) {
+            // (A body that caught the retry's signal and threw something else: not a retry.)
+            txn.altRetry = false;
+            txn.altDepth = alternatives;
+            throw failed(txn, level, t);
+        } finally {
+            txn.altDepth = alternatives;
+        }
+        // The first alternative retried: take back what it did, keep what it read, try the second.
+        txn.altRetry = false;
+        Throwable hookFailure = rollbackBlock(txn, level, AbortCause.RETRY);
+        if (hookFailure != null) {
+            throw CommitDriver.sneakyThrow(hookFailure);
+        }
+        return second.apply(txn);
+    }
+
+    /**
+     * The block of {@code level} threw {@code t}. A rollback of the whole transaction (the
+     * library's signal, a doomed attempt) passes through. Otherwise the reads so far are checked:
+     * on a state that no longer validates the exception may be an artefact of it, so the whole
+     * transaction rolls back and runs again ({@link AbortCause#INCONSISTENT_READ}); on a
+     * consistent state only the block's effects are taken back and {@code t} is rethrown.
+     */
+    private RuntimeException failed(TxnContext txn, int level, Throwable t) {
+        if (t == RollbackSignal.INSTANCE || txn.status != TxnContext.ACTIVE) {
+            merge(level, txn);
+            throw CommitDriver.sneakyThrow(t);
+        }
+        boolean current;
+        try {
+            current = txn.loop.readsCurrent();
+        } catch (Throwable bug) {
+            merge(level, txn);
+            CommitDriver.addSuppressed(t, bug);
+            throw CommitDriver.sneakyThrow(t);
+        }
+        if (!current) {
+            merge(level, txn);
+            throw txn.rollback(AbortCause.INCONSISTENT_READ);
+        }
+        CommitDriver.addSuppressed(t, rollbackBlock(txn, level, AbortCause.USER_EXCEPTION));
+        throw CommitDriver.sneakyThrow(t);
+    }
+
+    /**
+     * Rolls the block of {@code level} back: first its after-rollback hooks run with {@code cause}
+     * (while they run the transaction refuses to be used, as for a whole attempt's hooks), then its
+     * effects are taken back. Returns what the hooks threw, or null.
+     */
+    private Throwable rollbackBlock(TxnContext txn, int level, AbortCause cause) {
+        Throwable failure = null;
+        TxnHooks h = txn.hooks();
+        if (h != null) {
+            txn.status = TxnContext.HOOKS;
+            try {
+                failure = h.runRollbackFrom(hookCounts[3 * level + 2], cause);
+            } finally {
+                txn.status = TxnContext.ACTIVE;
+            }
+        }
+        rollback(level, txn);
+        return failure;
+    }
+
     /** Opens a block; returns its level, which {@link #merge} or {@link #rollback} closes. */
-    int open(TxnContext txn, int[] hooks) {
+    private int open(TxnContext txn) {
+        TxnHooks h = txn.hooks();
+        int[] hooks = hookScratch;
+        if (h == null) {
+            hooks[0] = 0;
+            hooks[1] = 0;
+            hooks[2] = 0;
+        } else {
+            h.counts(hooks);
+        }
         int d = depth;
         if (d == serials.length) {
             grow(d * 2);
@@ -113,7 +236,7 @@ final class Savepoints {
     }
 
     /** Closes the block of {@code level}, which completed: its effects are now its parent's. */
-    void merge(int level, TxnContext txn) {
+    private void merge(int level, TxnContext txn) {
         pop(level, txn);
         if (level == 0) {
             clearTrail(0);
@@ -122,7 +245,7 @@ final class Savepoints {
     }
 
     /** Closes the block of {@code level}, taking back everything it did to the transaction. */
-    void rollback(int level, TxnContext txn) {
+    private void rollback(int level, TxnContext txn) {
         AccessSet set = txn.set;
         // Older entries: newest record first, so each ends with the state its oldest record saved.
         int bottom = trailTops[level];
@@ -163,17 +286,15 @@ final class Savepoints {
         set.truncateWrites(w);
         set.truncateChecks(checks[level]);
         txn.pendingHooks = pendingHooks[level];
-        txn.truncateHooks(hookCounts[3 * level], hookCounts[3 * level + 1], hookCounts[3 * level + 2]);
+        TxnHooks h = txn.hooks();
+        if (h != null) {
+            h.truncate(hookCounts[3 * level], hookCounts[3 * level + 1], hookCounts[3 * level + 2]);
+        }
         txn.localsRollback(localMarks[level]);
         pop(level, txn);
         if (level == 0) {
             txn.localsClose();
         }
-    }
-
-    /** @return how many after-rollback hooks were registered when the block of {@code level} opened */
-    int rollbackHooksAt(int level) {
-        return hookCounts[3 * level + 2];
     }
 
     /** Forgets every open block (the attempt ended). */

@@ -119,15 +119,13 @@ public final class TxnContext extends Txn {
     private long retryDeadline;
     /** The transaction (its first attempt's id) that set {@link #retryDeadline}; -1 for none. */
     private long deadlineTxn = -1;
-    /** Nesting depth of orElse alternatives that may still be skipped. */
-    private int altDepth;
+    /** Nesting depth of orElse alternatives that may still be skipped (Savepoints.orElse sets it). */
+    int altDepth;
     /** Set by a retry that skips to the next alternative of the innermost orElse. */
-    private boolean altRetry;
+    boolean altRetry;
 
     /** Nested blocks and their undo trail (closed nesting with partial rollback). */
     final Savepoints savepoints = new Savepoints();
-    /** The hook counts a savepoint saves (reused). */
-    private final int[] hookCounts = new int[3];
 
     /** The running transaction's deadline in System.nanoTime() terms, valid while {@link #hasDeadline}. */
     long deadline;
@@ -433,116 +431,17 @@ public final class TxnContext extends Txn {
         checkActive();
         Objects.requireNonNull(first, "first");
         Objects.requireNonNull(second, "second");
-        int depth = altDepth;
-        int level = openSavepoint();
-        altDepth = depth + 1;
-        try {
-            T result = first.apply(this);
-            if (!altRetry) {
-                savepoints.merge(level, this);
-                return result;
-            }
-        } catch (RollbackSignal s) {
-            if (!altRetry) {
-                savepoints.merge(level, this);
-                throw s;
-            }
-        } catch (Throwable t) {
-            altDepth = depth;
-            throw nestedFailed(level, t);
-        } finally {
-            altDepth = depth;
-        }
-        // The first alternative retried: take back what it did, keep what it read, try the second.
-        altRetry = false;
-        Throwable hookFailure = rollbackBlock(level, AbortCause.RETRY);
-        if (hookFailure != null) {
-            throw CommitDriver.sneakyThrow(hookFailure);
-        }
-        return second.apply(this);
+        return savepoints.orElse(this, first, second);
     }
 
-    /**
-     * Runs a block nested in this running transaction (closed nesting): if it throws on a
-     * consistent state, everything it did is rolled back and the exception reaches the enclosing
-     * body, whose transaction goes on; see {@link #nestedFailed}.
-     */
+    /** Runs a block nested in this running transaction (closed nesting; see {@link Savepoints#runNested}). */
     <T> T runNested(TxnFunction<T> fn, TxnRunnable body) {
-        int level = openSavepoint();
-        T result;
-        try {
-            if (fn != null) {
-                result = fn.apply(this);
-            } else {
-                body.run(this);
-                result = null;
-            }
-        } catch (Throwable t) {
-            throw nestedFailed(level, t);
-        }
-        savepoints.merge(level, this);
-        return result;
+        return savepoints.runNested(this, fn, body);
     }
 
-    private int openSavepoint() {
-        TxnHooks h = hooks;
-        int[] counts = hookCounts;
-        if (h == null) {
-            counts[0] = 0;
-            counts[1] = 0;
-            counts[2] = 0;
-        } else {
-            h.counts(counts);
-        }
-        return savepoints.open(this, counts);
-    }
-
-    /**
-     * The nested block of {@code level} threw {@code t}. A rollback of the whole transaction
-     * (the library's signal, a doomed attempt) passes through. Otherwise the reads so far are
-     * checked: on a state that no longer validates the exception may be an artefact of it, so the
-     * whole transaction rolls back and runs again ({@link AbortCause#INCONSISTENT_READ}); on a
-     * consistent state only the block's effects are taken back and {@code t} is rethrown.
-     */
-    private RuntimeException nestedFailed(int level, Throwable t) {
-        if (t == RollbackSignal.INSTANCE || status != ACTIVE) {
-            savepoints.merge(level, this);
-            throw CommitDriver.sneakyThrow(t);
-        }
-        boolean current;
-        try {
-            current = loop.readsCurrent();
-        } catch (Throwable bug) {
-            savepoints.merge(level, this);
-            CommitDriver.addSuppressed(t, bug);
-            throw CommitDriver.sneakyThrow(t);
-        }
-        if (!current) {
-            savepoints.merge(level, this);
-            throw rollback(AbortCause.INCONSISTENT_READ);
-        }
-        CommitDriver.addSuppressed(t, rollbackBlock(level, AbortCause.USER_EXCEPTION));
-        throw CommitDriver.sneakyThrow(t);
-    }
-
-    /**
-     * Rolls the block of {@code level} back: first its after-rollback hooks run with {@code cause}
-     * (while they run the transaction refuses to be used, as for a whole attempt's hooks), then its
-     * effects are taken back. Returns what the hooks threw, or null.
-     */
-    private Throwable rollbackBlock(int level, AbortCause cause) {
-        Throwable failure = null;
-        TxnHooks h = hooks;
-        if (h != null) {
-            status = HOOKS;
-            try {
-                failure = h.runRollbackFrom(savepoints.rollbackHooksAt(level), cause);
-            } finally {
-                status = ACTIVE;
-            }
-        }
-        savepoints.rollback(level, this);
-        return failure;
+    /** @return the hook lists, or null if no hook was ever registered on this context */
+    TxnHooks hooks() {
+        return hooks;
     }
 
     /** Transaction-local values for {@link Savepoints} (the protected methods of {@link Txn}). */
@@ -556,13 +455,6 @@ public final class TxnContext extends Txn {
 
     void localsClose() {
         closeLocals();
-    }
-
-    /** Drops the hooks registered past the given counts (a nested block rolled back). */
-    void truncateHooks(int before, int after, int rollback) {
-        if (hooks != null) {
-            hooks.truncate(before, after, rollback);
-        }
     }
 
     /**
