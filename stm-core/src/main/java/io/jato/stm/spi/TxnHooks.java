@@ -76,20 +76,8 @@ final class TxnHooks {
     }
 
     /** Runs every after-rollback hook with {@code cause}, each in its own try; as {@link #runAfter}. */
-    @SuppressWarnings("unchecked")
     Throwable runRollback(AbortCause cause) {
-        Throwable failure = null;
-        for (int i = 0; i < rollbackCount; i++) {
-            Consumer<? super AbortCause> h = (Consumer<? super AbortCause>) rollback[i];
-            rollback[i] = null;
-            try {
-                h.accept(cause);
-            } catch (Throwable t) {
-                failure = failure == null ? t : CommitDriver.addSuppressed(failure, t);
-            }
-        }
-        rollbackCount = 0;
-        return failure;
+        return runRollbackFrom(0, cause);
     }
 
     /**
