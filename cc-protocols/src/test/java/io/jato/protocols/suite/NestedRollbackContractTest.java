@@ -22,6 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -331,6 +332,133 @@ class NestedRollbackContractTest {
         });
         assertEquals(4L, after);
         Quiescence.assertQuiescent(a);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource(PROTOCOLS)
+    void anEntryChangedAtEveryLevelGetsEachLevelsValueBack(String protocol) {
+        Stm stm = Protocols.store(protocol);
+        TxLong x = new TxLong(stm, 0);
+        List<Long> seen = new ArrayList<>();
+        stm.run(txn -> {
+            x.set(txn, 1);
+            failNested(stm, mid -> {
+                x.set(mid, 2);
+                stm.run(inner -> x.set(inner, 3));     // merges into mid
+                failNested(stm, inner -> {
+                    x.add(inner, 10);
+                    throw new Failure();
+                });
+                seen.add(x.get(mid));                  // 3: mid's own value, after the inner rollback
+                stm.readOnly(ro -> {                   // a read-only block that fails
+                    seen.add(x.get(ro));
+                    throw new Failure();
+                });
+            });
+            seen.add(x.get(txn));                      // 1: the outer's value
+        });
+        assertEquals(List.of(3L, 3L, 1L), seen);
+        assertEquals(1L, x.single().get());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource(PROTOCOLS)
+    void aThrowingRollbackHookOfABlockIsSuppressedIntoItsException(String protocol) {
+        Stm stm = Protocols.store(protocol);
+        TxLong x = new TxLong(stm, 0);
+        RuntimeException hookFailure = new IllegalStateException("hook");
+        IllegalArgumentException failure = new IllegalArgumentException("block");   // suppression enabled
+        Throwable[] caught = new Throwable[1];
+        stm.run(txn -> {
+            try {
+                stm.run(t -> {
+                    x.set(t, 1);
+                    t.afterRollback(cause -> {
+                        throw hookFailure;
+                    });
+                    throw failure;
+                });
+            } catch (IllegalArgumentException f) {
+                caught[0] = f;
+            }
+            x.set(txn, 2);
+        });
+        assertSame(failure, caught[0]);
+        assertEquals(List.of(hookFailure), List.of(caught[0].getSuppressed()));
+        assertEquals(2L, x.single().get());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource(PROTOCOLS)
+    void anExceptionFromAFirstAlternativeRollsItBackAndSkipsTheSecond(String protocol) {
+        Stm stm = Protocols.store(protocol);
+        TxLong x = new TxLong(stm, 0);
+        boolean[] secondRan = new boolean[1];
+        String r = stm.atomic(txn -> {
+            x.set(txn, 1);
+            try {
+                txn.orElse(t -> {
+                    x.set(t, 2);
+                    throw new Failure();
+                }, t -> {
+                    secondRan[0] = true;
+                    return "second";
+                });
+            } catch (Failure expected) {
+                return "caught, x=" + x.get(txn);
+            }
+            return "not thrown";
+        });
+        assertEquals("caught, x=1", r);
+        assertFalse(secondRan[0]);
+        // A retry inside a nested atomic inside the first alternative skips to the second, both rolled back.
+        String s = stm.atomic(txn -> txn.orElse(t -> {
+            x.set(t, 5);
+            return stm.atomic(in -> {
+                x.set(in, 6);
+                throw in.retry();
+            });
+        }, t -> "second x=" + x.get(t)));
+        assertEquals("second x=1", s);
+        assertEquals(1L, x.single().get());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource(PROTOCOLS)
+    void aBlockThatFailsOnAStateThatNoLongerValidatesRetriesTheWholeTransaction(String protocol) {
+        Stm stm = Protocols.store(protocol);
+        TxLong x = new TxLong(stm, 0);
+        AtomicInteger attempts = new AtomicInteger();
+        AtomicInteger caught = new AtomicInteger();
+        Interleaving il = new Interleaving();
+        il.thread("T1", () -> stm.run(t -> {
+            x.get(t);
+            if (attempts.getAndIncrement() == 0) {
+                il.signal("T1 read x");
+                il.await("T2 committed");
+            }
+            try {
+                stm.run(in -> {
+                    throw new Failure();               // perhaps because of the stale x
+                });
+            } catch (Failure expected) {
+                caught.incrementAndGet();
+            }
+        }));
+        il.thread("T2", () -> {
+            il.await("T1 read x");
+            stm.run(t -> x.set(t, 1));
+            il.signal("T2 committed");
+        });
+        il.run();
+        if (il.followedSchedule()) {
+            // The first attempt's block failed on a stale read: discarded, and the whole ran again.
+            assertEquals(2, attempts.get());
+            assertEquals(1, caught.get());
+            assertEquals(1L, stm.statistics().aborts(AbortCause.INCONSISTENT_READ));
+        } else {
+            assertEquals(attempts.get(), caught.get());
+        }
     }
 
     /**
