@@ -1,9 +1,13 @@
 package io.jato.protocols.suite;
 
 import io.jato.collections.TxCounter;
+import io.jato.collections.TxDeque;
 import io.jato.collections.TxHashMap;
+import io.jato.collections.TxHashSet;
 import io.jato.collections.TxLong;
+import io.jato.collections.TxLongArray;
 import io.jato.collections.TxLongSortedMap;
+import io.jato.collections.TxQueue;
 import io.jato.collections.TxRef;
 import io.jato.collections.TxSortedMap;
 import io.jato.protocols.records.Account;
@@ -133,6 +137,40 @@ class NestedRollbackContractTest {
         assertNull(longs.single().get(3));
         assertEquals(1, longs.single().get(1));
         Quiescence.assertQuiescent(hash, sorted, longs);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource(PROTOCOLS)
+    void queuesDequesSetsAndArraysRollBackToTheBlocksStart(String protocol) {
+        Stm stm = Protocols.store(protocol);
+        TxQueue<String> queue = new TxQueue<>(stm);
+        TxDeque<String> deque = new TxDeque<>(stm);
+        TxHashSet<String> set = new TxHashSet<>(stm);
+        TxLongArray array = new TxLongArray(stm, 4);
+        String summary = stm.atomic(txn -> {
+            queue.offer(txn, "q1");
+            deque.offerLast(txn, "d1");
+            set.add(txn, "s1");
+            array.set(txn, 0, 1);
+            failNested(stm, t -> {
+                queue.offer(t, "q2");
+                queue.poll(t);
+                deque.offerFirst(t, "d0");
+                deque.pollLast(t);
+                set.add(t, "s2");
+                set.remove(t, "s1");
+                array.add(t, 0, 100);
+                array.set(t, 3, 3);
+                throw new Failure();
+            });
+            return queue.size(txn) + " " + queue.peek(txn) + " " + deque.size(txn) + " " + deque.peekFirst(txn)
+                    + " " + set.size(txn) + " " + set.contains(txn, "s1") + " " + array.get(txn, 0) + " "
+                    + array.get(txn, 3);
+        });
+        assertEquals("1 q1 1 d1 1 true 1 0", summary);
+        assertEquals("1 q1 1 d1 1 true 1 0", stm.atomic(txn -> queue.size(txn) + " " + queue.peek(txn) + " "
+                + deque.size(txn) + " " + deque.peekFirst(txn) + " " + set.size(txn) + " " + set.contains(txn, "s1")
+                + " " + array.get(txn, 0) + " " + array.get(txn, 3)));
     }
 
     @ParameterizedTest(name = "{0}")
