@@ -15,7 +15,6 @@ import io.jato.stm.internal.Tunables;
 
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
