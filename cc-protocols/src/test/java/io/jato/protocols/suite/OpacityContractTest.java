@@ -1,10 +1,12 @@
 package io.jato.protocols.suite;
 
 import io.jato.collections.TxLong;
+import io.jato.stm.AbortCause;
 import io.jato.stm.Capabilities;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
 import io.jato.stm.TxnTimeoutException;
+import io.jato.stm.spi.TxnContext;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -172,7 +174,7 @@ class OpacityContractTest {
             }
         }));
         assertTrue(waited.attempts() >= 1);
-        assertEquals(io.jato.stm.AbortCause.RETRY, waited.lastCause());
+        assertEquals(AbortCause.RETRY, waited.lastCause());
         // A per-transaction deadline shorter than the store's, checked by validate() in a long body.
         TxnTimeoutException validated = assertThrows(TxnTimeoutException.class, () -> stm.run(t -> {
             t.timeout(1, TimeUnit.MILLISECONDS);
@@ -183,6 +185,13 @@ class OpacityContractTest {
             }
         }));
         assertNull(validated.lastCause(), "given up in a running attempt");
+        // A transaction that conflicts on every attempt gives up between two of them.
+        TxnTimeoutException conflicted = assertThrows(TxnTimeoutException.class, () -> stm.run(t -> {
+            x.set(t, 4);
+            throw TxnContext.of(t, stm).rollback(AbortCause.READ_VALIDATION);
+        }));
+        assertEquals(AbortCause.READ_VALIDATION, conflicted.lastCause());
+        assertTrue(conflicted.attempts() >= 1);
         assertEquals(0L, x.single().get(), "nothing written");
         Quiescence.assertQuiescent(x, waitedOn);
         stm.run(t -> x.set(t, 3));                       // the thread is usable

@@ -169,7 +169,12 @@ final class RetryLoop {
                 // escalated one backs off too: what aborted it is a commit in flight when it took
                 // the token (at most one per thread), which the pause lets finish.
                 escalation.awaitFree(txn);
-                backoff.pause(a);
+                if (txn.hasDeadline) {
+                    // Never sleep past the deadline: the next round gives up at once then.
+                    backoff.pause(a, txn.deadline - System.nanoTime());
+                } else {
+                    backoff.pause(a);
+                }
             }
         } catch (Throwable t) {
             // The attempt ended by a throw (the body's exception, an abort, a failure): its
