@@ -147,6 +147,9 @@ class NestedRollbackContractTest {
         TxDeque<String> deque = new TxDeque<>(stm);
         TxHashSet<String> set = new TxHashSet<>(stm);
         TxLongArray array = new TxLongArray(stm, 4);
+        io.jato.stm.TxnFunction<String> summarize = txn -> queue.size(txn) + " " + queue.peek(txn) + " "
+                + deque.size(txn) + " " + deque.peekFirst(txn) + " " + set.size(txn) + " " + set.contains(txn, "s1")
+                + " " + array.get(txn, 0) + " " + array.get(txn, 3);
         String summary = stm.atomic(txn -> {
             queue.offer(txn, "q1");
             deque.offerLast(txn, "d1");
@@ -163,14 +166,10 @@ class NestedRollbackContractTest {
                 array.set(t, 3, 3);
                 throw new Failure();
             });
-            return queue.size(txn) + " " + queue.peek(txn) + " " + deque.size(txn) + " " + deque.peekFirst(txn)
-                    + " " + set.size(txn) + " " + set.contains(txn, "s1") + " " + array.get(txn, 0) + " "
-                    + array.get(txn, 3);
+            return summarize.apply(txn);
         });
-        assertEquals("1 q1 1 d1 1 true 1 0", summary);
-        assertEquals("1 q1 1 d1 1 true 1 0", stm.atomic(txn -> queue.size(txn) + " " + queue.peek(txn) + " "
-                + deque.size(txn) + " " + deque.peekFirst(txn) + " " + set.size(txn) + " " + set.contains(txn, "s1")
-                + " " + array.get(txn, 0) + " " + array.get(txn, 3)));
+        assertEquals("1 q1 1 d1 1 true 1 0", summary, "inside the transaction, after the block rolled back");
+        assertEquals("1 q1 1 d1 1 true 1 0", stm.atomic(summarize), "committed");
     }
 
     @ParameterizedTest(name = "{0}")
