@@ -63,6 +63,9 @@ public class ReadOnlySumBenchmark {
     public static class StmValues {
         @Param("occ")
         public String protocol;
+        /** {@code Stm.Builder.opacity}: {@code -p opacity=false,true} measures what opacity costs. */
+        @Param("false")
+        public boolean opacity;
 
         Stm stm;
         TxLong[] values;
@@ -71,7 +74,7 @@ public class ReadOnlySumBenchmark {
 
         @Setup(Level.Trial)
         public void create() {
-            stm = Stm.builder().protocol(protocol).build();
+            stm = Stm.builder().protocol(protocol).opacity(opacity).build();
             values = new TxLong[VALUES];
             plain = new long[VALUES];
             for (int i = 0; i < VALUES; i++) {

@@ -57,6 +57,9 @@ public class TransferBenchmark {
     public static class StmAccounts {
         @Param("occ")
         public String protocol;
+        /** {@code Stm.Builder.opacity}: {@code -p opacity=false,true} measures what opacity costs. */
+        @Param("false")
+        public boolean opacity;
         @Param("100000")
         public int entries;
 
@@ -66,7 +69,7 @@ public class TransferBenchmark {
 
         @Setup(Level.Trial)
         public void load() {
-            stm = Stm.builder().protocol(protocol).build();
+            stm = Stm.builder().protocol(protocol).opacity(opacity).build();
             accounts = new TxHashMap<>(stm, entries);
             keys = Data.keys(entries);
             TxHashMap.Single<Long, Long> loader = accounts.single();

@@ -203,6 +203,7 @@ abstract class HashMapCore<N extends RefItem> {
             // Deleted since we found the node (or not visible to us): this attempt cannot commit.
             throw ctx.rollback(AbortCause.DELETED);
         }
+        ctx.keepPending(e);
         e.setPendingRef(ops.applyTo(committed, this, n));
         ctx.clearUpdate(e);
     }
@@ -308,6 +309,7 @@ abstract class HashMapCore<N extends RefItem> {
 
     private void write(TxnContext ctx, Entry e, Object entryKey, Object value) {
         if (e.has(Entry.WRITE)) {
+            ctx.keepPending(e);
             e.setPendingRef(value);
             ctx.clearUpdate(e);
         } else {
@@ -325,6 +327,7 @@ abstract class HashMapCore<N extends RefItem> {
         Entry ne = ctx.appendInsert(fresh);
         ctx.markInserts(insertMark);
         ctx.writeCustom(ne, participant, entryKey, value);
+        ctx.keepPending(stripeEntry);
         stripeEntry.setPendingRef(fresh);
         if (!stripeEntry.has(Entry.WRITE)) {
             ctx.writeVersion(stripeEntry);

@@ -42,7 +42,7 @@ public final class TxCounter {
         TxnContext c = TxnContext.of(txn, stm);
         Entry e = c.entry(cell);
         if (e.kind() == Entry.KIND_CUSTOM) {
-            ((UpdateList) e.pendingRef()).addDelta(delta);
+            pendingOps(c, e).addDelta(delta);
             c.markUpdate(e, true);
         } else {
             c.addLong(e, delta);
@@ -60,7 +60,7 @@ public final class TxCounter {
         int f = e.flags();
         int kind = e.kind();
         if ((f & Entry.WRITE) != 0 && kind == Entry.KIND_CUSTOM) {
-            ((UpdateList) e.pendingRef()).add(updater);
+            pendingOps(c, e).add(updater);
             c.markUpdate(e, false);
         } else if ((f & Entry.READ) != 0 || ((f & Entry.WRITE) != 0 && kind == Entry.KIND_LONG)) {
             // The value is known already (and depended on): no reason to defer.
@@ -76,6 +76,20 @@ public final class TxCounter {
             c.markUpdate(e, false);
             c.requestCheck(e, PARTICIPANT);
         }
+    }
+
+    /**
+     * @return the pending operations of {@code e}, ready to be added to: inside a nested block that
+     *         has not changed them yet, a copy that replaces them, so that a rollback of the block
+     *         gets the original list back
+     */
+    private static UpdateList pendingOps(TxnContext c, Entry e) {
+        UpdateList ops = (UpdateList) e.pendingRef();
+        if (c.keepPending(e)) {
+            ops = c.borrow(UpdateList.KIND).copyOf(ops);
+            e.setPendingRef(ops);
+        }
+        return ops;
     }
 
     /** @return the counter's value as of this transaction, including this transaction's operations */

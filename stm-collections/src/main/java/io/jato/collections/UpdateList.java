@@ -82,6 +82,18 @@ final class UpdateList implements Scratch.Pooled {
         return new NullPointerException("updater " + updater.getClass().getName() + " returned null for key " + key);
     }
 
+    /** Makes this (fresh from the pool) a copy of {@code o}; returns this. */
+    UpdateList copyOf(UpdateList o) {
+        if (fns.length < o.size) {
+            fns = new Object[o.fns.length];
+            deltas = new long[o.fns.length];
+        }
+        System.arraycopy(o.fns, 0, fns, 0, o.size);
+        System.arraycopy(o.deltas, 0, deltas, 0, o.size);
+        size = o.size;
+        return this;
+    }
+
     @Override
     public void recycle() {
         Arrays.fill(fns, 0, size, null);

@@ -229,7 +229,8 @@ public abstract class AbstractRecord extends TxItem {
         }
         RecordImage im = (RecordImage) e.pendingRef();
         if (!im.isMaterialized()) {
-            materialize(c, e, im);
+            materialize(c, e, keptImage(c, e, im));
+            im = (RecordImage) e.pendingRef();
         }
         return im;
     }
@@ -273,12 +274,28 @@ public abstract class AbstractRecord extends TxItem {
 
     private RecordImage imageForWrite(TxnContext c, Entry e, int g) {
         if ((e.flags() & Entry.WRITE) != 0) {
-            return (RecordImage) e.pendingRef();
+            return keptImage(c, e, (RecordImage) e.pendingRef());
         }
         RecordImage im = c.borrow(imageKind());
         im.attach(itemGroups(g));
         c.writeCustom(e, PARTICIPANT, this, im);
         return im;
+    }
+
+    /**
+     * @return {@code im}, the pending image of {@code e}, ready to change: inside a nested block that
+     *         has not changed it yet, a copy that replaces it, so that a rollback of the block gets
+     *         the original back unchanged
+     */
+    private RecordImage keptImage(TxnContext c, Entry e, RecordImage im) {
+        if (!c.keepPending(e)) {
+            return im;
+        }
+        RecordImage copy = c.borrow(imageKind());
+        copy(im, copy, im.groups());
+        copy.copyStateOf(im);
+        e.setPendingRef(copy);
+        return copy;
     }
 
     private void materialize(TxnContext c, Entry e, RecordImage im) {

@@ -66,6 +66,20 @@ public abstract class RecordImage implements Scratch.Pooled {
 
     // ---- used by AbstractRecord (same package) ----
 
+    /** Copies {@code o}'s marks and pending updaters into this image (its columns are copied apart). */
+    final void copyStateOf(RecordImage o) {
+        dirty = o.dirty;
+        materialized = o.materialized;
+        groups = o.groups;
+        if (ops.length < o.opCount) {
+            ops = new RecordUpdater<?>[o.ops.length];
+            opGroups = new int[o.ops.length];
+        }
+        System.arraycopy(o.ops, 0, ops, 0, o.opCount);
+        System.arraycopy(o.opGroups, 0, opGroups, 0, o.opCount);
+        opCount = o.opCount;
+    }
+
     final void attach(int groupMask) {
         groups = groupMask;
     }

@@ -190,4 +190,44 @@ class AllocationTest {
     }
 
     private final TxnRunnable transferRead = txn -> cell.get(txn);
+
+    private static final RuntimeException NESTED_FAILURE = new RuntimeException("nested", null, false, false) {
+        private static final long serialVersionUID = 1L;
+    };
+    private final LongUpdater plusOne = v -> v + 1;
+    private final TxnRunnable failingBlock = txn -> {
+        cell.set(txn, 7);                                 // an older entry: saved in the undo trail
+        counter.update(txn, plusOne);                      // pending updaters copied on first change
+        map.put(txn, keys[next & (KEYS - 1)], keys[3]);
+        local.set(txn, Boolean.FALSE);
+        throw NESTED_FAILURE;
+    };
+    private final TxnFunction<Long> retryingAlternative = txn -> {
+        cell.set(txn, 9);
+        throw txn.retry();
+    };
+    private final TxnFunction<Long> secondAlternative = txn -> null;
+    private final TxnRunnable withNestedRollbacks = txn -> {
+        cell.set(txn, cell.get(txn) + 1);
+        counter.update(txn, plusOne);
+        local.set(txn, Boolean.TRUE);
+        try {
+            stm.run(failingBlock);
+        } catch (RuntimeException expected) {
+            sink = expected;
+        }
+        txn.orElse(retryingAlternative, secondAlternative);
+    };
+
+    @Test
+    void nestedBlocksThatRollBackAllocateNothingInSteadyState() {
+        for (int i = 0; i < KEYS; i++) {
+            keys[i] = (long) i;
+            map.single().put(keys[i], keys[i]);
+        }
+        long before = cell.single().get();
+        long nested = bytesPerTransaction(() -> stm.run(withNestedRollbacks));
+        assertEquals(0, nested, "bytes per transaction with a nested block and an orElse alternative rolled back");
+        assertEquals(before + 2L * ROUNDS, cell.single().get(), "only the outer writes committed");
+    }
 }

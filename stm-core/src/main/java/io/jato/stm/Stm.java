@@ -47,10 +47,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>An exception thrown by the body rolls the transaction back — nothing it wrote becomes visible,
  *       no lock stays held — and is rethrown unchanged; unless the body had read a state that no longer
  *       validates, in which case the exception is discarded and the transaction retried.</li>
- *   <li>{@code atomic} called inside a running transaction of the same store on the same thread joins
- *       it (flat nesting): the inner body commits or aborts with the outer transaction. Transactions of
- *       different stores are independent: nesting one store's {@code atomic} inside another's gives no
- *       atomicity across the two.</li>
+ *   <li>{@code atomic} called inside a running transaction of the same store on the same thread runs as
+ *       a nested block of it (closed nesting): the block commits with the outer transaction, and if it
+ *       throws on a consistent state, exactly its own effects are rolled back and the exception reaches
+ *       the enclosing body, whose transaction goes on. Transactions of different stores are
+ *       independent: nesting one store's {@code atomic} inside another's gives no atomicity across
+ *       the two.</li>
  * </ul>
  *
  * <p>Each thread that runs transactions gets one reusable transaction object per store, found with one
@@ -119,9 +121,10 @@ public final class Stm {
             this.protocolContext = sp.context();
             this.cc = sp.control();
         }
-        this.capabilities = protocolContext.capabilities();
+        this.capabilities = b.opacity ? withOpacity(protocolContext.capabilities()) : protocolContext.capabilities();
         this.statistics = b.statistics;
-        this.settings = new long[] {b.backoffBaseNanos, b.backoffMaxNanos, b.maxAttempts, b.escalateAfter};
+        this.settings = new long[] {b.backoffBaseNanos, b.backoffMaxNanos, b.maxAttempts, b.escalateAfter,
+                b.timeoutNanos, b.opacity ? 1 : 0};
         this.contexts = new ThreadLocal<>();
         this.registered = new ArrayList<>();
         this.retired = new long[COUNTER_SLOTS];
@@ -141,6 +144,13 @@ public final class Stm {
         for (int d = 1; d < views.length; d++) {
             views[d] = new Stm(this, d);
         }
+    }
+
+    /** @return {@code c} with {@link Capabilities.Feature#OPACITY} added (a store built with {@link Builder#opacity}) */
+    private static Capabilities withOpacity(Capabilities c) {
+        EnumSet<Capabilities.Feature> features = EnumSet.of(Capabilities.Feature.OPACITY);
+        features.addAll(c.features());
+        return Capabilities.of(c.isolation(), features.toArray(new Capabilities.Feature[0]));
     }
 
     /** A view of {@code root} whose new objects are bound to protocol domain {@code domain}. */
@@ -624,6 +634,8 @@ public final class Stm {
         private final List<String> objectProtocols = new ArrayList<>();
         private boolean rotateObjectProtocols;
         private boolean jmx;
+        private long timeoutNanos;
+        private boolean opacity;
 
         private Builder() {
         }
@@ -798,6 +810,41 @@ public final class Stm {
                 throw new IllegalArgumentException("readSpinLimit must be >= 1, got " + spins);
             }
             this.readSpinLimit = spins;
+            return this;
+        }
+
+        /**
+         * A deadline for every transaction of the store: {@code timeout} after {@code atomic} is
+         * called, a transaction that has not committed gives up with {@link TxnTimeoutException},
+         * rolled back and holding nothing. The deadline is checked before each attempt after the
+         * first, while the transaction waits in {@link Txn#retry()} and by {@link Txn#validate()};
+         * an attempt that reaches its commit commits. {@link Txn#timeout} sets one per transaction.
+         * Costs one clock read per transaction when set. Default 0: no deadline.
+         */
+        public Builder timeout(long timeout, TimeUnit unit) {
+            Objects.requireNonNull(unit, "unit");
+            if (timeout < 0) {
+                throw new IllegalArgumentException("timeout must be >= 0 (0: none), got " + timeout + " " + unit);
+            }
+            this.timeoutNanos = Math.min(unit.toNanos(timeout), Long.MAX_VALUE / 4);
+            return this;
+        }
+
+        /**
+         * Opacity for every transaction of the store, whatever its protocol: a body never observes
+         * a state no serial execution could produce, even in an attempt that will abort, so a loop
+         * over an invariant of the data cannot run away. Each read that goes to shared memory
+         * checks a store-wide commit counter and, if a writing commit has started installing since
+         * the attempt last checked, re-validates everything the attempt read (aborting it if
+         * something changed), as TL2 and LSA do. Costs one volatile load per read, a re-validation
+         * of the read set whenever another transaction committed a write meanwhile (so long
+         * transactions under many writers pay O(reads) per such commit), and one atomic increment
+         * of a shared counter per writing commit. {@link Stm#capabilities()} then declares
+         * {@link Capabilities.Feature#OPACITY}. Protocols that declare it themselves (2pl, swisstm,
+         * global-lock) need no option. Default off.
+         */
+        public Builder opacity(boolean enabled) {
+            this.opacity = enabled;
             return this;
         }
 

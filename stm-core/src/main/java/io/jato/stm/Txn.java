@@ -68,7 +68,7 @@ public abstract class Txn {
      * item the attempt read changes (a transaction that wrote it commits), then runs the
      * transaction again. The typical body tests a condition and retries while it does not hold:
      * {@code if (queue.isEmpty(txn)) throw txn.retry();}. Inside {@link #orElse} it moves on to
-     * the next alternative instead, if the current one has not written yet.
+     * the next alternative instead, after rolling back what the current one did.
      *
      * <p>The wait ends early, and the body runs again, if a write that no transaction made (a
      * {@code single()} view) may have changed what it read: such writes wake nobody, so a
@@ -96,20 +96,45 @@ public abstract class Txn {
     public abstract void retryFor(long timeout, TimeUnit unit);
 
     /**
-     * Runs {@code first}; if it {@linkplain #retry() retries} before writing anything, runs
-     * {@code second} instead, in the same transaction, and returns its result. What {@code first}
-     * read stays part of the transaction, so the transaction commits {@code second}'s outcome
-     * only if {@code first} would still retry; if both retry, the transaction waits for a change
-     * to anything either of them read. Alternatives nest: {@code orElse(a, t -> t.orElse(b, c))}.
-     *
-     * <p>An alternative that writes and then retries cannot be undone on its own (there are no
-     * partial rollbacks): then the whole transaction retries, waiting on what it read, and
-     * {@code second} is not tried. Decide to retry before writing.
+     * Runs {@code first}; if it {@linkplain #retry() retries}, rolls back what it did (its writes,
+     * inserts, updaters, hooks and transaction-local values: a partial rollback, as when a nested
+     * {@code atomic} throws) and runs {@code second} instead, in the same transaction, returning
+     * its result. What {@code first} read stays part of the transaction, so the transaction
+     * commits {@code second}'s outcome only if {@code first} would still retry; if both retry, the
+     * transaction waits for a change to anything either of them read. Alternatives nest:
+     * {@code orElse(a, t -> t.orElse(b, c))}. An exception from {@code first} rolls back its
+     * effects like a nested block's and propagates; {@code second} is not tried.
      *
      * @throws NullPointerException  if an alternative is null
      * @throws IllegalStateException if the transaction is not active on the calling thread
      */
     public abstract <T> T orElse(TxnFunction<T> first, TxnFunction<T> second);
+
+    /**
+     * Gives this transaction a deadline {@code timeout} from now, unless it has an earlier one
+     * (the store's {@link Stm.Builder#timeout default}, or an earlier call: calls in later
+     * attempts therefore change nothing). Once it passes, the transaction gives up with
+     * {@link TxnTimeoutException}, rolled back: the deadline is checked before each further
+     * attempt, while it waits in {@link #retry()}, and by {@link #validate()}.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws NullPointerException     if {@code unit} is null
+     * @throws IllegalStateException    if the transaction is not active on the calling thread
+     */
+    public abstract void timeout(long timeout, TimeUnit unit);
+
+    /**
+     * Checks now what the commit would check later: if something this attempt read has changed
+     * since, the attempt rolls back and the transaction runs again (a conflict, counted as
+     * {@link AbortCause#READ_VALIDATION}); and if the transaction's deadline ({@link #timeout})
+     * has passed, it throws {@link TxnTimeoutException} (the transaction rolls back and the
+     * exception reaches the caller of {@code atomic}). A long body calls it now and then, so
+     * that it neither computes on a state that can no longer commit nor runs past its deadline.
+     * Costs one check of every read so far.
+     *
+     * @throws IllegalStateException if the transaction is not active on the calling thread
+     */
+    public abstract void validate();
 
     /**
      * Registers {@code hook} to run once the body has returned normally, still inside this
@@ -173,6 +198,11 @@ public abstract class Txn {
     private int[] localIds;
     private int localCount;
     private static final Object UNSET = new Object();
+    /** While a nested block is open: each set's local id and previous value, to take back on its rollback. */
+    private int[] trailIds;
+    private Object[] trailValues;
+    private int trailCount;
+    private boolean localsNested;
 
     /** @return the value {@code local} holds in this attempt, initializing it on first use */
     @SuppressWarnings("unchecked")
@@ -214,7 +244,55 @@ public abstract class Txn {
             }
             ids[localCount++] = id;
         }
+        if (localsNested) {
+            trailLocal(id, values[id]);
+        }
         values[id] = value;
+    }
+
+    private void trailLocal(int id, Object previous) {
+        int n = trailCount;
+        if (trailIds == null) {
+            trailIds = new int[8];
+            trailValues = new Object[8];
+        } else if (n == trailIds.length) {
+            int[] ids = Arrays.copyOf(trailIds, n * 2);
+            Object[] vs = Arrays.copyOf(trailValues, n * 2);
+            trailIds = ids;
+            trailValues = vs;
+        }
+        trailIds[n] = id;
+        trailValues[n] = previous;
+        trailCount = n + 1;
+    }
+
+    /**
+     * A nested block opens (the store's savepoints): from now on every set of a local is
+     * recorded, so that {@link #rollbackLocals} can take it back.
+     *
+     * @return the mark to roll back to
+     */
+    protected final int openLocals() {
+        localsNested = true;
+        return trailCount;
+    }
+
+    /** Takes back every set of a local since {@code mark} (a nested block rolled back). */
+    protected final void rollbackLocals(int mark) {
+        for (int t = trailCount - 1; t >= mark; t--) {
+            localValues[trailIds[t]] = trailValues[t];
+            trailValues[t] = null;
+        }
+        trailCount = mark;
+    }
+
+    /** The outermost nested block closed: sets of locals are no longer recorded. */
+    protected final void closeLocals() {
+        localsNested = false;
+        if (trailCount != 0) {
+            Arrays.fill(trailValues, 0, trailCount, null);
+            trailCount = 0;
+        }
     }
 
     /**
@@ -230,6 +308,9 @@ public abstract class Txn {
                 values[ids[i]] = UNSET;
             }
             localCount = 0;
+        }
+        if (localsNested) {
+            closeLocals();
         }
     }
 }

@@ -9,7 +9,7 @@ import java.util.function.Supplier;
  * transaction: each attempt starts from the initial value (computed on the attempt's first
  * {@link #get}), sees only its own {@link #set}s, and loses them when it ends. An attempt that
  * rolls back and runs again therefore starts afresh, as transactional objects do: nothing a
- * rolled-back attempt did is seen by the next one. Blocks nested in a transaction (flat nesting)
+ * rolled-back attempt did is seen by the next one. Blocks nested in a transaction
  * share the transaction's value. Use it to carry state between the body and its
  * {@linkplain Txn#beforeCommit before-commit hooks}, or between layers that share a transaction
  * without passing the state around.

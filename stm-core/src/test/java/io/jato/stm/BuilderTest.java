@@ -30,6 +30,20 @@ class BuilderTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Stm.builder().epochMillis(0))
                 .getMessage().contains("epochMillis"));
         assertThrows(NullPointerException.class, () -> Stm.builder().protocol(null));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> Stm.builder().timeout(-1, java.util.concurrent.TimeUnit.SECONDS)).getMessage().contains("timeout"));
+        assertThrows(NullPointerException.class, () -> Stm.builder().timeout(1, null));
+        Stm stm = Stm.create();
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> stm.run(
+                txn -> txn.timeout(-5, java.util.concurrent.TimeUnit.MILLISECONDS))).getMessage().contains("-5"));
+    }
+
+    @Test
+    void anOpaqueStoreDeclaresOpacityBesideWhatItsProtocolDeclares() {
+        Capabilities c = Stm.builder().opacity(true).build().capabilities();
+        assertEquals(Capabilities.Isolation.SERIALIZABLE, c.isolation());
+        assertEquals(java.util.Set.of(Capabilities.Feature.OPACITY), c.features());
+        assertTrue(Stm.builder().opacity(false).build().capabilities().features().isEmpty());
     }
 
     @Test

@@ -194,7 +194,8 @@ class TransactionLifecycleContractTest {
         assertFalse(afterInner[0], "the outer body went on after the nested abort");
         assertTrue(s.pristine(), s::describe);
 
-        // Flat nesting: an exception from the nested body that the outer body catches rolls nothing back.
+        // Closed nesting: an exception from the nested body that the outer body catches rolls back
+        // the nested body's writes only; a nested body that completes commits with the outer one.
         stm.run(outer -> {
             Throwable t = thrownBy(() -> stm.run(in -> {
                 s.write(in);
@@ -202,7 +203,9 @@ class TransactionLifecycleContractTest {
             }));
             assertInstanceOf(Boom.class, t);
         });
-        assertFalse(s.pristine(), "flat nesting: the inner writes commit with the outer transaction");
+        assertTrue(s.pristine(), () -> "the writes of a caught nested failure committed: " + s.describe());
+        stm.run(outer -> stm.run(s::write));
+        assertFalse(s.pristine(), "a nested body that completed did not commit with the outer transaction");
         Quiescence.assertQuiescent(s);
     }
 

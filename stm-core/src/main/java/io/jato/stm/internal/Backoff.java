@@ -41,6 +41,14 @@ public final class Backoff extends ThreadPadding {
 
     /** Waits a random time in {@code [0, min(max, base * 2^attempt))} after the given failed attempt. */
     public void pause(int attempt) {
+        pause(attempt, Long.MAX_VALUE);
+    }
+
+    /**
+     * {@link #pause(int)}, waiting at most {@code limitNanos} (a transaction's deadline is that
+     * close): the random delay is drawn as usual and cut to the limit.
+     */
+    public void pause(int attempt, long limitNanos) {
         long cap = Math.min(maxNanos, baseNanos << Math.min(attempt, 20));
         if (cap <= 0) {
             return;
@@ -50,7 +58,7 @@ public final class Backoff extends ThreadPadding {
         x ^= x >>> 7;
         x ^= x << 17;
         rng = x;
-        long delay = (x >>> 1) % cap;
+        long delay = Math.min((x >>> 1) % cap, Math.max(0, limitNanos));
         long end = System.nanoTime() + delay;
         if (delay < SPIN_LIMIT_NANOS) {
             while (System.nanoTime() - end < 0) {

@@ -43,6 +43,11 @@ abstract class PaddedLong extends PaddedLongRhs {
         this.value = initial;
     }
 
+    /** Atomic add with volatile semantics; returns the value before. */
+    final long getAndAddValue(long delta) {
+        return (long) VALUE.getAndAdd(this, delta);
+    }
+
     /** CAS with volatile semantics. */
     final boolean casValue(long expected, long next) {
         return VALUE.compareAndSet(this, expected, next);

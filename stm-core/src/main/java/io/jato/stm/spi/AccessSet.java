@@ -246,6 +246,24 @@ final class AccessSet extends ThreadPadding {
         }
     }
 
+    /** Puts {@code e} at position {@code k} of the write list (a savepoint rollback compacting it). */
+    void putWrite(int k, Entry e) {
+        writes[k] = e.position;
+    }
+
+    /** Cuts the write list to its first {@code n} entries (a savepoint rollback). */
+    void truncateWrites(int n) {
+        writeCount = n;
+    }
+
+    /** Cuts the check list to its first {@code n} entries, clearing {@link Entry#CHECK} on the others. */
+    void truncateChecks(int n) {
+        for (int k = n; k < checkCount; k++) {
+            entries[checks[k]].flags &= ~Entry.CHECK;
+        }
+        checkCount = n;
+    }
+
     /** Empties the set: drops every reference the entries hold, keeps the arrays. */
     void clear() {
         final Entry[] es = entries;

@@ -42,6 +42,8 @@ final class CommitDriver extends ThreadPadding {
     private final TxnCounters counters;
     /** The protocol declared REMOTE_ABORT: poll before locking, and pass the point of no return by CAS. */
     private final boolean remoteAborts;
+    /** The store is opaque: writing commits count themselves in the store's commit counter. */
+    private final boolean opaque;
     /** The store's escalation token: a writing commit aborts while another transaction holds it. */
     private final EscalationGate escalation;
     private int commitCount;
@@ -54,6 +56,7 @@ final class CommitDriver extends ThreadPadding {
         this.protocolContext = protocolContext;
         this.counters = counters;
         this.remoteAborts = txn.remoteAborts;
+        this.opaque = txn.opaque;
         this.escalation = protocolContext.escalation;
     }
 
@@ -124,6 +127,10 @@ final class CommitDriver extends ThreadPadding {
                 cause = AbortCause.REMOTE_ABORT;
             }
             if (cause == null && writes != 0) {
+                if (opaque) {
+                    // After every write lock, before the first install: see CommitCounter.
+                    protocolContext.commits.increment();
+                }
                 // After every write lock: see WaitRegistry for why no waiter is missed.
                 wake = protocolContext.waits.hasWaiters();
                 phase = PHASE_INSTALL;

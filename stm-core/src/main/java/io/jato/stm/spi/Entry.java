@@ -76,6 +76,14 @@ public final class Entry extends ThreadPadding {
      * the same cached value, as for any read.
      */
     public static final int UNTRACKED = 1 << 11;
+    /**
+     * In the write list without a write: the item was locked at its first write by a nested block
+     * that then rolled back ({@code Savepoints}), and stays locked until the transaction ends.
+     * The commit treats it as a version-only write (a new version, the same value); data types
+     * see no write ({@link #WRITE} is clear). A later write of the item clears it and writes as
+     * usual, without listing the entry again.
+     */
+    public static final int HELD = 1 << 12;
     /** First flag bit reserved for the protocol. */
     public static final int PROTOCOL_FLAG_0 = 1 << 16;
     /** Second flag bit reserved for the protocol. */
@@ -109,6 +117,11 @@ public final class Entry extends ThreadPadding {
     /** The value a built-in install replaced (valid while {@link #UNDO} is set). */
     Object undoRef;
     long undoLong;
+    /**
+     * The serial of the nested block ({@link Savepoints}) that last saved this entry's pending
+     * state in its undo trail; 0 when none in this attempt. Owner thread only.
+     */
+    int savedIn;
 
     Entry(int position) {
         this.position = position;
@@ -124,6 +137,7 @@ public final class Entry extends ThreadPadding {
         this.item = item;
         this.flags = 0;
         this.kind = KIND_NONE;
+        this.savedIn = 0;
     }
 
     /** Drops references so a finished transaction retains no user objects. */

@@ -36,6 +36,8 @@ public final class ProtocolContext {
     final EscalationGate escalation;
     /** Transactions of the store waiting in retry (used through the store's root context). */
     final WaitRegistry waits = new WaitRegistry();
+    /** Writing commits, counted only in an opaque store ({@code Stm.Builder.opacity}; used through the root context). */
+    final io.jato.stm.internal.CommitCounter commits = new io.jato.stm.internal.CommitCounter();
 
     /**
      * The protocol states of every transaction context of the store whose thread is alive, as an

@@ -34,9 +34,11 @@ final class RetryLoop {
     /** Aborts after which a transaction takes the store's escalation token (0: never). */
     private final int escalateAfter;
     private final EscalationGate escalation;
+    /** The store's default deadline per transaction in nanoseconds; 0: none. */
+    private final long timeoutNanos;
 
     RetryLoop(TxnContext txn, CommitDriver driver, TxnCounters counters, Backoff backoff, int maxAttempts,
-              int escalateAfter, EscalationGate escalation) {
+              int escalateAfter, EscalationGate escalation, long timeoutNanos) {
         this.txn = txn;
         this.driver = driver;
         this.counters = counters;
@@ -44,11 +46,13 @@ final class RetryLoop {
         this.maxAttempts = maxAttempts;
         this.escalateAfter = escalateAfter;
         this.escalation = escalation;
+        this.timeoutNanos = timeoutNanos;
     }
 
     /**
      * Runs a transaction body (exactly one of {@code fn} and {@code body} is non-null) with retries;
-     * inside a running transaction it joins it (flat nesting, keeping the outer type).
+     * inside a running transaction it runs as a nested block of it (closed nesting, keeping the outer
+     * type; see {@link TxnContext#runNested}).
      */
     <T> T execute(TxnType type, TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly) {
         final TxnContext txn = this.txn;
@@ -85,9 +89,22 @@ final class RetryLoop {
                 txn.type = type;
             }
             counters.type(type);
+            if (timeoutNanos != 0) {
+                txn.deadline = System.nanoTime() + timeoutNanos;
+                txn.hasDeadline = true;
+            } else {
+                txn.hasDeadline = false;
+            }
+            AbortCause last = null;
             for (int a = 0;; a++) {
                 T result = null;
                 AbortCause cause;
+                if (a != 0 && txn.hasDeadline && System.nanoTime() - txn.deadline >= 0) {
+                    // Between attempts: the last one rolled back and released everything.
+                    txn.attempt = a - 1;
+                    outcome = OUTCOME_GAVE_UP;
+                    throw txn.timedOut(last);
+                }
                 attempts = a + 1;
                 try {
                     begin(declaredReadOnly, a, conflicts);
@@ -120,6 +137,7 @@ final class RetryLoop {
                         throw new TxnAbortedException("transaction aborted by the user", cause, a + 1);
                     }
                 }
+                last = cause;
                 if (txn.pendingHooks != 0) {
                     afterRollback(cause);
                 }
@@ -151,7 +169,12 @@ final class RetryLoop {
                 // escalated one backs off too: what aborted it is a commit in flight when it took
                 // the token (at most one per thread), which the pause lets finish.
                 escalation.awaitFree(txn);
-                backoff.pause(a);
+                if (txn.hasDeadline) {
+                    // Never sleep past the deadline: the next round gives up at once then.
+                    backoff.pause(a, txn.deadline - System.nanoTime());
+                } else {
+                    backoff.pause(a);
+                }
             }
         } catch (Throwable t) {
             // The attempt ended by a throw (the body's exception, an abort, a failure): its
@@ -209,6 +232,9 @@ final class RetryLoop {
             txn.publishAttempt();
         }
         counters.started();
+        if (txn.opaque) {
+            txn.beginOpaque();
+        }
         txn.cc().begin(txn);
         // Only now: a begin that threw leaves the context IDLE (see bodyFailed).
         txn.status = TxnContext.ACTIVE;
@@ -257,13 +283,14 @@ final class RetryLoop {
         boolean outer = txn.readOnly;
         txn.readOnly = outer | declaredReadOnly;
         try {
-            if (fn != null) {
-                return fn.apply(txn);
-            }
-            body.run(txn);
-            return null;
+            return txn.runNested(fn, body);
         } finally {
             txn.readOnly = outer;
         }
+    }
+
+    /** @return true if every read of the running attempt is still current (side-effect free) */
+    boolean readsCurrent() {
+        return driver.isReadSetCurrent();
     }
 }

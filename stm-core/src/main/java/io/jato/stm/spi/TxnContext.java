@@ -8,13 +8,13 @@ import io.jato.stm.Txn;
 import io.jato.stm.TxnFunction;
 import io.jato.stm.TxnInterruptedException;
 import io.jato.stm.TxnRunnable;
+import io.jato.stm.TxnTimeoutException;
 import io.jato.stm.TxnType;
 import io.jato.stm.internal.Backoff;
 import io.jato.stm.internal.Tunables;
 
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -83,6 +83,8 @@ public final class TxnContext extends Txn {
     final boolean readLogs;
     /** The protocol {@link ConcurrencyControl#logsReadWords logs read words}: read logs log value cells' reads as words. */
     final boolean wordLogs;
+    /** The store is opaque ({@link Stm.Builder#opacity}): reads re-validate when the commit counter moved. */
+    final boolean opaque;
     private final ProtocolContext protocolContext;
 
     // The attempt's state; owner thread only (the retry loop and the commit driver write it).
@@ -116,18 +118,19 @@ public final class TxnContext extends Txn {
     private long retryDeadline;
     /** The transaction (its first attempt's id) that set {@link #retryDeadline}; -1 for none. */
     private long deadlineTxn = -1;
-    /** Nesting depth of orElse alternatives that may still be skipped. */
-    private int altDepth;
+    /** Nesting depth of orElse alternatives that may still be skipped (Savepoints.orElse sets it). */
+    int altDepth;
     /** Set by a retry that skips to the next alternative of the innermost orElse. */
-    private boolean altRetry;
-    /** The innermost alternative's start: the write count, and where its snapshot of earlier writes begins. */
-    private int altWrites;
-    private int altBase;
-    /** Snapshots of the pending writes that existed when each open alternative started. */
-    private Object[] altRefs = new Object[0];
-    private long[] altLongs = new long[0];
-    private int[] altKinds = new int[0];
-    private int altTop;
+    boolean altRetry;
+
+    /** Nested blocks and their undo trail (closed nesting with partial rollback). */
+    final Savepoints savepoints = new Savepoints();
+
+    /** The running transaction's deadline in System.nanoTime() terms, valid while {@link #hasDeadline}. */
+    long deadline;
+    boolean hasDeadline;
+    /** Opaque stores: the commit count at which this attempt's reads were last found current. */
+    long validAt;
 
     /*
      * Remote aborts (only with a protocol that declares REMOTE_ABORT). (attemptId << 2) | state,
@@ -163,12 +166,13 @@ public final class TxnContext extends Txn {
         this.remoteAborts = protocolContext.capabilities().has(Capabilities.Feature.REMOTE_ABORT);
         this.readLogs = cc.validatesEveryRead();
         this.wordLogs = readLogs && cc.logsReadWords();
+        this.opaque = settings[5] != 0;
         this.counters = new TxnCounters(statistics);
         CommitDriver driver = new CommitDriver(this, cc, set, protocolContext, counters);
         Backoff backoff = new Backoff(settings[0], settings[1],
                 System.nanoTime() ^ ((long) System.identityHashCode(this) << 32));
         this.loop = new RetryLoop(this, driver, counters, backoff, (int) settings[2], (int) settings[3],
-                protocolContext.escalation);
+                protocolContext.escalation, settings[4]);
         Object state = cc.newTxnState(this);
         try {
             protocolContext.registerTxnState(state);
@@ -277,9 +281,62 @@ public final class TxnContext extends Txn {
         }
     }
 
-    /** Skips to the next orElse alternative if the current one wrote nothing; else arms the wait and rolls back. */
+    @Override
+    public void timeout(long timeout, TimeUnit unit) {
+        checkActive();
+        Objects.requireNonNull(unit, "unit");
+        if (timeout < 0) {
+            throw new IllegalArgumentException("timeout must be >= 0, got " + timeout + " " + unit);
+        }
+        long d = System.nanoTime() + Math.min(unit.toNanos(timeout), Long.MAX_VALUE / 4);
+        if (!hasDeadline || d - deadline < 0) {
+            deadline = d;
+            hasDeadline = true;
+        }
+    }
+
+    @Override
+    public void validate() {
+        checkActive();
+        if (hasDeadline && System.nanoTime() - deadline >= 0) {
+            throw timedOut(null);
+        }
+        if (!loop.readsCurrent()) {
+            throw rollback(AbortCause.READ_VALIDATION);
+        }
+    }
+
+    /** The exception of a transaction whose deadline passed; {@code cause}: why its last attempt ended, if it did. */
+    TxnTimeoutException timedOut(AbortCause cause) {
+        return new TxnTimeoutException("transaction of store '" + storeName + "' passed its deadline after "
+                + (attempt + 1) + " attempt(s)" + (cause == null ? "" : "; last abort: " + cause)
+                + "; it was rolled back", cause, attempt + 1);
+    }
+
+    /**
+     * Opaque stores, after a read that went to shared memory: if a writing commit started since
+     * the reads were last found current, checks them all again and rolls back if one changed.
+     * The counter is loaded after the read, so a value installed by a commit is never seen without
+     * that commit's increment (see {@link io.jato.stm.internal.CommitCounter}).
+     */
+    private void opaqueCheck() {
+        long c = protocolContext.commits.current();
+        if (c != validAt) {
+            if (!loop.readsCurrent()) {
+                throw rollback(AbortCause.READ_VALIDATION);
+            }
+            validAt = c;
+        }
+    }
+
+    /** Starts an attempt's opacity bookkeeping (the retry loop, opaque stores only). */
+    void beginOpaque() {
+        validAt = protocolContext.commits.current();
+    }
+
+    /** Skips to the next orElse alternative if one is open; else arms the wait and rolls back. */
     private RuntimeException retryNow() {
-        if (altDepth != 0 && !wroteInAlternative()) {
+        if (altDepth != 0) {
             altRetry = true;
             throw RollbackSignal.INSTANCE;
         }
@@ -338,6 +395,10 @@ public final class TxnContext extends Txn {
             if (deadlineTxn == attemptId - attempt && retryDeadline - end < 0) {
                 end = retryDeadline;
             }
+            if (hasDeadline && deadline - end < 0) {
+                // The retry loop throws TxnTimeoutException before the next attempt.
+                end = deadline;
+            }
             while (!w.woken) {
                 if (Thread.currentThread().isInterrupted()) {
                     throw new TxnInterruptedException("interrupted while a transaction of store '" + storeName
@@ -369,69 +430,46 @@ public final class TxnContext extends Txn {
         checkActive();
         Objects.requireNonNull(first, "first");
         Objects.requireNonNull(second, "second");
-        int depth = altDepth;
-        int savedWrites = altWrites;
-        int savedBase = altBase;
-        int writes = set.writeCount();
-        snapshotWrites(writes);
-        altBase = altTop;
-        altWrites = writes;
-        altTop += writes;
-        altDepth = depth + 1;
-        try {
-            T result = first.apply(this);
-            if (!altRetry) {
-                return result;
-            }
-        } catch (RollbackSignal s) {
-            if (!altRetry) {
-                throw s;
-            }
-        } finally {
-            // The snapshot must not keep the transaction's values alive.
-            Arrays.fill(altRefs, altBase, altBase + writes, null);
-            altDepth = depth;
-            altTop = altBase;
-            altBase = savedBase;
-            altWrites = savedWrites;
-        }
-        altRetry = false;
-        return second.apply(this);
+        return savepoints.orElse(this, first, second);
     }
 
-    /** Copies the pending state of the first {@code writes} written entries above {@link #altTop}. */
-    private void snapshotWrites(int writes) {
-        int need = altTop + writes;
-        if (need > altRefs.length) {
-            int cap = Math.max(need, altRefs.length * 2);
-            altRefs = Arrays.copyOf(altRefs, cap);
-            altLongs = Arrays.copyOf(altLongs, cap);
-            altKinds = Arrays.copyOf(altKinds, cap);
-        }
-        for (int k = 0; k < writes; k++) {
-            Entry e = set.writeAt(k);
-            altRefs[altTop + k] = e.pendingRef();
-            altLongs[altTop + k] = e.pendingLong();
-            altKinds[altTop + k] = e.kind();
-        }
+    /** Runs a block nested in this running transaction (closed nesting; see {@link Savepoints#runNested}). */
+    <T> T runNested(TxnFunction<T> fn, TxnRunnable body) {
+        return savepoints.runNested(this, fn, body);
+    }
+
+    /** @return the hook lists, or null if no hook was ever registered on this context */
+    TxnHooks hooks() {
+        return hooks;
+    }
+
+    /** Transaction-local values for {@link Savepoints} (the protected methods of {@link Txn}). */
+    int localsOpen() {
+        return openLocals();
+    }
+
+    void localsRollback(int mark) {
+        rollbackLocals(mark);
+    }
+
+    void localsClose() {
+        closeLocals();
     }
 
     /**
-     * @return true if the innermost open alternative wrote: a first write to an item, or a new
-     *         value for a write the transaction had pending when the alternative started
+     * For a data type about to change {@code e}'s pending state in place — through
+     * {@link Entry#setPendingRef}/{@link Entry#setPendingLong}, or by mutating the object its pending
+     * value is — rather than through this class's write methods (which do this themselves). Inside a
+     * nested block (a nested {@code atomic}, an {@code orElse} alternative) it saves the entry's
+     * pending state the first time the block changes an entry older than the block, so that a
+     * rollback of the block can restore it. Costs one field check outside nested blocks.
+     *
+     * @return true if the state was saved now: a pending value that is a mutable object must then be
+     *         replaced by a copy before it is changed (the saved reference must keep the old contents);
+     *         false if no block is open, the entry is the block's own, or it was saved already
      */
-    private boolean wroteInAlternative() {
-        if (set.writeCount() != altWrites) {
-            return true;
-        }
-        for (int k = 0; k < altWrites; k++) {
-            Entry e = set.writeAt(k);
-            int i = altBase + k;
-            if (e.pendingRef() != altRefs[i] || e.pendingLong() != altLongs[i] || e.kind() != altKinds[i]) {
-                return true;
-            }
-        }
-        return false;
+    public boolean keepPending(Entry e) {
+        return savepoints.depth != 0 && savepoints.keep(e);
     }
 
     private TxnHooks hooksToRegister(Object hook) {
@@ -568,7 +606,11 @@ public final class TxnContext extends Txn {
         return set.at(i);
     }
 
-    /** @return the number of entries this attempt wrote ({@link Entry#WRITE}) */
+    /**
+     * @return the number of entries this attempt wrote ({@link Entry#WRITE}), and those it holds
+     *         locked for a nested block that wrote them and rolled back ({@link Entry#HELD}: a
+     *         version-only write)
+     */
     public int writeCount() {
         return set.writeCount();
     }
@@ -676,6 +718,9 @@ public final class TxnContext extends Txn {
                 Object v = item.valueAcquire();
                 if (cc.stableWord(item) == w) {
                     set.logWord(item, w);
+                    if (opaque) {
+                        opaqueCheck();
+                    }
                     return v;
                 }
             }
@@ -701,6 +746,9 @@ public final class TxnContext extends Txn {
         Object v = cc.readRef(this, item, e);
         e.readRef = v;
         set.markRead(e);
+        if (opaque) {
+            opaqueCheck();
+        }
         return v;
     }
 
@@ -712,6 +760,9 @@ public final class TxnContext extends Txn {
                 long v = item.valueAcquire();
                 if (cc.stableWord(item) == w) {
                     set.logWord(item, w);
+                    if (opaque) {
+                        opaqueCheck();
+                    }
                     return v;
                 }
             }
@@ -731,6 +782,9 @@ public final class TxnContext extends Txn {
         long v = cc.readLong(this, item, e);
         e.readLong = v;
         set.markRead(e);
+        if (opaque) {
+            opaqueCheck();
+        }
         return (e.flags & Entry.WRITE) != 0 && e.kind == Entry.KIND_ADD_LONG ? v + e.pendingLong : v;
     }
 
@@ -740,6 +794,9 @@ public final class TxnContext extends Txn {
         if ((e.flags & Entry.READ) == 0) {
             cc.observe(this, item, e);
             set.markRead(e);
+            if (opaque) {
+                opaqueCheck();
+            }
         }
         return e;
     }
@@ -763,12 +820,18 @@ public final class TxnContext extends Txn {
         if ((e.flags & Entry.READ) == 0) {
             cc.observe(this, e.item, e);
             set.markRead(e);
+            if (opaque) {
+                opaqueCheck();
+            }
         }
     }
 
     /** Buffers a write of {@code value} to a reference cell. */
     public void writeRef(RefItem item, Object value) {
         Entry e = entry(item);
+        if (savepoints.depth != 0) {
+            savepoints.keep(e);
+        }
         boolean first = firstWrite(e);
         e.writeRef(value);
         if (first) {
@@ -779,6 +842,9 @@ public final class TxnContext extends Txn {
     /** Buffers a write of {@code value} to a long cell (replacing any pending commit-time add). */
     public void writeLong(LongItem item, long value) {
         Entry e = entry(item);
+        if (savepoints.depth != 0) {
+            savepoints.keep(e);
+        }
         boolean first = firstWrite(e);
         e.writeLong(value);
         if (first) {
@@ -793,6 +859,9 @@ public final class TxnContext extends Txn {
 
     /** Buffers a commit-time add on the entry of a long cell. */
     public void addLong(Entry e, long delta) {
+        if (savepoints.depth != 0) {
+            savepoints.keep(e);
+        }
         boolean first = firstWrite(e);
         e.addLong(delta);
         if (first) {
@@ -807,6 +876,9 @@ public final class TxnContext extends Txn {
      * operation, and {@link #clearUpdate} once a blind write or a materializing read replaces them.
      */
     public void markUpdate(Entry e, boolean commutative) {
+        if (savepoints.depth != 0) {
+            savepoints.keep(e);
+        }
         int f = e.flags;
         if ((f & Entry.WRITE) == 0) {
             throw new IllegalStateException("markUpdate on an entry that is not a write");
@@ -820,11 +892,17 @@ public final class TxnContext extends Txn {
 
     /** The write of {@code e} is no longer operations only (see {@link #markUpdate}). */
     public void clearUpdate(Entry e) {
+        if (savepoints.depth != 0) {
+            savepoints.keep(e);
+        }
         e.flags &= ~(Entry.UPDATE | Entry.COMMUTATIVE);
     }
 
     /** Makes {@code e} a custom write of {@code value} installed by {@code participant}. */
     public void writeCustom(Entry e, TxParticipant participant, Object key, Object value) {
+        if (savepoints.depth != 0) {
+            savepoints.keep(e);
+        }
         boolean first = firstWrite(e);
         e.writeCustom(participant, key, value);
         if (first) {
@@ -834,6 +912,9 @@ public final class TxnContext extends Txn {
 
     /** Makes {@code e} a version-only write (its item gets a new version at commit). */
     public void writeVersion(Entry e) {
+        if (savepoints.depth != 0) {
+            savepoints.keep(e);
+        }
         boolean first = firstWrite(e);
         e.writeVersionOnly();
         if (first) {
@@ -943,6 +1024,7 @@ public final class TxnContext extends Txn {
      */
     void clear() {
         try {
+            savepoints.reset();
             clearLocals();
             set.clear();
         } finally {
@@ -960,7 +1042,13 @@ public final class TxnContext extends Txn {
             // must refuse a write to an item the outer part already wrote.
             throw new IllegalStateException("write inside a transaction declared read-only");
         }
-        if ((e.flags & Entry.WRITE) != 0) {
+        int f = e.flags;
+        if ((f & Entry.WRITE) != 0) {
+            return false;
+        }
+        if ((f & Entry.HELD) != 0) {
+            // Listed and locked already (a nested block wrote it and rolled back).
+            e.flags = f & ~Entry.HELD;
             return false;
         }
         set.addWrite(e);

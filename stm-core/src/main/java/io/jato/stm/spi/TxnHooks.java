@@ -76,10 +76,18 @@ final class TxnHooks {
     }
 
     /** Runs every after-rollback hook with {@code cause}, each in its own try; as {@link #runAfter}. */
-    @SuppressWarnings("unchecked")
     Throwable runRollback(AbortCause cause) {
+        return runRollbackFrom(0, cause);
+    }
+
+    /**
+     * Runs the after-rollback hooks registered past {@code from} (a nested block that rolled
+     * back) with {@code cause}, each in its own try, and drops them; as {@link #runAfter}.
+     */
+    @SuppressWarnings("unchecked")
+    Throwable runRollbackFrom(int from, AbortCause cause) {
         Throwable failure = null;
-        for (int i = 0; i < rollbackCount; i++) {
+        for (int i = from; i < rollbackCount; i++) {
             Consumer<? super AbortCause> h = (Consumer<? super AbortCause>) rollback[i];
             rollback[i] = null;
             try {
@@ -88,8 +96,31 @@ final class TxnHooks {
                 failure = failure == null ? t : CommitDriver.addSuppressed(failure, t);
             }
         }
-        rollbackCount = 0;
+        rollbackCount = Math.min(rollbackCount, from);
         return failure;
+    }
+
+    /** Writes the three list lengths (before, after, rollback) into {@code into}. */
+    void counts(int[] into) {
+        into[0] = beforeCount;
+        into[1] = afterCount;
+        into[2] = rollbackCount;
+    }
+
+    /** Drops the registrations past the given lengths (a nested block rolled back). */
+    void truncate(int beforeLength, int afterLength, int rollbackLength) {
+        if (beforeCount > beforeLength) {
+            Arrays.fill(before, beforeLength, beforeCount, null);
+            beforeCount = beforeLength;
+        }
+        if (afterCount > afterLength) {
+            Arrays.fill(after, afterLength, afterCount, null);
+            afterCount = afterLength;
+        }
+        if (rollbackCount > rollbackLength) {
+            Arrays.fill(rollback, rollbackLength, rollbackCount, null);
+            rollbackCount = rollbackLength;
+        }
     }
 
     /** Drops every registration (an attempt ended): no user object stays referenced. */

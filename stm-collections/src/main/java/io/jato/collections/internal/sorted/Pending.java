@@ -51,6 +51,25 @@ final class Pending implements Scratch.Pooled {
         absentSize++;
     }
 
+    /** Makes this (fresh from the pool) a copy of {@code o}; returns this. */
+    Pending copyOf(Pending o) {
+        if (slots.length < o.size) {
+            slots = new Slot[o.slots.length];
+        }
+        System.arraycopy(o.slots, 0, slots, 0, o.size);
+        size = o.size;
+        if (o.absentSize != 0) {
+            if (absentLong == null || absentLong.length < o.absentSize) {
+                absentLong = new long[o.absentLong.length];
+                absentObj = new Object[o.absentLong.length];
+            }
+            System.arraycopy(o.absentLong, 0, absentLong, 0, o.absentSize);
+            System.arraycopy(o.absentObj, 0, absentObj, 0, o.absentSize);
+        }
+        absentSize = o.absentSize;
+        return this;
+    }
+
     @Override
     public void recycle() {
         Arrays.fill(slots, 0, size, null);

@@ -498,6 +498,7 @@ public abstract class SortedIndex {
 
     private void write(TxnContext ctx, Entry e, Object value) {
         if (e.has(Entry.WRITE)) {
+            ctx.keepPending(e);
             e.setPendingRef(value);
         } else {
             ctx.writeCustom(e, participant, null, value);
@@ -527,6 +528,12 @@ public abstract class SortedIndex {
         ctx.requestCheck(se, participant);
         Entry ae = ctx.entry(anchor);
         Pending p = (Pending) ae.pendingRef();
+        if (ctx.keepPending(ae) && p != null) {
+            // Inside a nested block: the block's inserts go into a copy, so that rolling the block
+            // back restores the list it started from.
+            p = ctx.borrow(Pending.KIND).copyOf(p);
+            ae.setPendingRef(p);
+        }
         if (p == null) {
             p = ctx.borrow(Pending.KIND);
             ae.setPendingRef(p);
