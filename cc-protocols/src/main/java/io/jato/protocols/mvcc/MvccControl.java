@@ -62,8 +62,14 @@ public final class MvccControl extends ConcurrencyControl {
     private static final VarHandle FLOOR;
     /** Entry flag: this commit (or the abort path) owns the version on top of the item's chain. */
     private static final int PUSHED = Entry.PROTOCOL_FLAG_0;
-    /** Entry flag: a snapshot observed an item whose value in place is newer than the snapshot. */
+    /** Entry flag (read entries): a snapshot observed an item whose value in place is newer than the snapshot. */
     private static final int NEWER_IN_PLACE = Entry.PROTOCOL_FLAG_1;
+    /**
+     * Entry flag (write entries that are not read, so never mistaken for {@link #NEWER_IN_PLACE}):
+     * a commutative add that is a member of the item's open {@link DeltaGroup}, its add in
+     * {@link Entry#readRef()}.
+     */
+    private static final int DELTA = Entry.PROTOCOL_FLAG_1;
     /** A chain longer than this after trimming makes the locking thread recompute the horizon. */
     private static final int LONG_CHAIN = 8;
 
@@ -170,6 +176,8 @@ public final class MvccControl extends ConcurrencyControl {
     private static final Version IN_PLACE = new Version(0, null, 0, null);
     /** What {@link #locate} found: no version of the item is visible at the snapshot. */
     private static final Version NOTHING = new Version(0, null, 0, null);
+    /** What {@link #locate} found: a {@link DeltaGroup}'s value at the read timestamp, in the state's scratch. */
+    private static final Version SUMMED = new Version(0, null, 0, null);
 
     private static final int KIND_NONE = 0;
     private static final int KIND_REF = 1;
@@ -191,7 +199,7 @@ public final class MvccControl extends ConcurrencyControl {
     public long readLong(TxnContext txn, LongItem item, Entry e) {
         MvccTxnState s = state(txn);
         Version v = locate(txn, s, item, e, KIND_LONG);
-        return v == IN_PLACE ? s.loadedLong : v.value;
+        return v == IN_PLACE || v == SUMMED ? s.loadedLong : v.value;
     }
 
     @Override
@@ -238,7 +246,13 @@ public final class MvccControl extends ConcurrencyControl {
                 Version v = Version.at((Version) Items.extAcquire(item), t);
                 if (v != null) {
                     long end = v.end();
-                    if (end != Version.PENDING) {
+                    if (v instanceof DeltaGroup) {
+                        Version summed = readGroup(txn, s, e, (DeltaGroup) v, end);
+                        if (summed != null) {
+                            return summed;
+                        }
+                        pending = v;
+                    } else if (end != Version.PENDING) {
                         return found(txn, s, e, v, v.wts, end - 1);
                     }
                     if (s.snapshotMode) {
@@ -281,6 +295,26 @@ public final class MvccControl extends ConcurrencyControl {
         }
     }
 
+    /**
+     * Reads a {@link DeltaGroup} at the attempt's timestamp: exact once the group closed (every
+     * add is known; the read is valid from the newest add at or below it to just before the next
+     * one) and for a snapshot (every add still running commits above it). Returns null for a
+     * tracked attempt that met an open group: a member may still commit at or below its
+     * timestamp, so it waits like for any lock, then takes the base value and validation decides.
+     */
+    private static Version readGroup(TxnContext txn, MvccTxnState s, Entry e, DeltaGroup g, long end) {
+        long t = s.readTs;
+        if (end != Version.PENDING) {
+            s.loadedLong = g.sumAt(t);
+            return found(txn, s, e, SUMMED, g.newestAt(t), g.nextAfter(t, end) - 1);
+        }
+        if (s.snapshotMode) {
+            s.loadedLong = g.sumAt(t);
+            return found(txn, s, e, SUMMED, g.wts, g.wts);
+        }
+        return null;
+    }
+
     private static void load(MvccTxnState s, TxItem item, int kind) {
         if (kind == KIND_REF) {
             s.loadedRef = ((RefItem) item).valueAcquire();
@@ -320,6 +354,9 @@ public final class MvccControl extends ConcurrencyControl {
 
     @Override
     public AbortCause lock(TxnContext txn, Entry e) {
+        if (isDelta(e)) {
+            return joinDelta(e);
+        }
         TxItem item = e.item();
         for (int spins = 0;; ) {
             long w = Items.wordVolatile(item);
@@ -338,6 +375,97 @@ public final class MvccControl extends ConcurrencyControl {
             }
             Thread.onSpinWait();
         }
+    }
+
+    /**
+     * True for a write that is one commutative add and nothing else (not read): it becomes a delta
+     * version, in the item's {@link DeltaGroup}, instead of an exclusive write.
+     */
+    private static boolean isDelta(Entry e) {
+        return e.kind() == Entry.KIND_ADD_LONG
+                && (e.flags() & (Entry.UPDATE | Entry.COMMUTATIVE | Entry.READ)) == (Entry.UPDATE | Entry.COMMUTATIVE);
+    }
+
+    /**
+     * Makes {@code e} a member of its item's delta group: locks the item and opens a group if it
+     * is unlocked, joins the open group if one holds the lock, else spins like {@link #lock}.
+     * Members never wait for each other (docs/mvcc.md, "Delta versions").
+     */
+    private AbortCause joinDelta(Entry e) {
+        TxItem item = e.item();
+        // Allocated before any lock: the commit must not allocate once it holds one.
+        DeltaGroup.Add add = new DeltaGroup.Add(e.pendingLong());
+        for (int spins = 0;; ) {
+            long w = Items.wordVolatile(item);
+            if ((w & RETIRED) != 0) {
+                return AbortCause.DELETED;
+            }
+            if ((w & LOCKED) == 0) {
+                if (Items.casWord(item, w, w | LOCKED)) {
+                    // Locked first, so the abort path restores the word if the group cannot be made.
+                    e.setLockedWord(w);
+                    e.addFlags(Entry.LOCKED);
+                    Version head = (Version) Items.extAcquire(item);
+                    push(item, new DeltaGroup(wts(w), ((LongItem) item).valueAcquire(), head, w));
+                    e.setReadRef(add);
+                    e.addFlags(DELTA);
+                    return null;
+                }
+            } else {
+                Object head = Items.extAcquire(item);
+                // An open group at the head holds the lock (it closes before it unlocks).
+                if (head instanceof DeltaGroup && ((DeltaGroup) head).tryJoin()) {
+                    e.setLockedWord(w);
+                    e.setReadRef(add);
+                    e.addFlags(Entry.LOCKED | DELTA);
+                    return null;
+                }
+                if (++spins > lockSpins) {
+                    return AbortCause.LOCK_BUSY;
+                }
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** A member leaves its group, having committed its add at {@code ts} (0: without it); the last one closes it. */
+    private void leaveDelta(Entry e, long ts) {
+        TxItem item = e.item();
+        DeltaGroup g = (DeltaGroup) Items.extAcquire(item);
+        if (ts != 0) {
+            g.commit((DeltaGroup.Add) e.readRef(), ts);
+        }
+        e.clearFlags(DELTA);
+        e.setReadRef(null);
+        if (g.leave()) {
+            closeGroup(item, g);
+        }
+    }
+
+    /**
+     * The last member of {@code g} left: flattens the adds into the value in place and publishes
+     * the item at the newest add, or, if none committed, pops the group and restores the word.
+     */
+    private void closeGroup(TxItem item, DeltaGroup g) {
+        DeltaGroup.Add adds = g.adds();
+        if (adds == null) {
+            Items.setExtRelease(item, g.next());
+            Items.setWordRelease(item, g.baseWord);
+            return;
+        }
+        long sum = 0;
+        long first = Long.MAX_VALUE;
+        long last = 0;
+        for (DeltaGroup.Add a = adds; a != null; a = a.next) {
+            sum += a.amount;
+            first = Math.min(first, a.ts);
+            last = Math.max(last, a.ts);
+        }
+        installLong((LongItem) item, g.value + sum);
+        g.setBaseEnd(first);
+        g.setEnd(last);
+        Items.setWord2Release(item, last);
+        Items.setWordRelease(item, TicTocWord.wordOf(last));
     }
 
     /**
@@ -360,9 +488,12 @@ public final class MvccControl extends ConcurrencyControl {
         e.addFlags(PUSHED);
     }
 
-    /** Pushes a version onto a locked item's chain and cuts what no snapshot can read. */
     private void push(TxItem item, long wts, Object ref, long value) {
-        Version v = new Version(wts, ref, value, (Version) Items.extAcquire(item));
+        push(item, new Version(wts, ref, value, (Version) Items.extAcquire(item)));
+    }
+
+    /** Pushes {@code v} (whose next is the chain's head) onto a locked item's chain and cuts what no snapshot can read. */
+    private void push(TxItem item, Version v) {
         Items.setExtRelease(item, v);
         int kept = Version.trim(v, clock.horizon());
         if (kept > LONG_CHAIN && (kept == LONG_CHAIN + 1 || (kept & (MvccClock.ADVANCE_PERIOD - 1)) == 0)) {
@@ -434,6 +565,10 @@ public final class MvccControl extends ConcurrencyControl {
                     }
                     long end = v.end();
                     if (end != Version.PENDING) {
+                        if (v instanceof DeltaGroup) {
+                            // The base value alone (observed2 was exact for a read of a sum).
+                            end = ((DeltaGroup) v).baseEnd();
+                        }
                         return end > commitTimestamp ? null : AbortCause.READ_VALIDATION;
                     }
                 }
@@ -469,8 +604,22 @@ public final class MvccControl extends ConcurrencyControl {
         Items.setWordVolatile(e.item(), e.lockedWord() | LOCKED | RETIRED);
     }
 
+    /** A delta's add is noted as installed (its timestamp) and joins the group at publish; others install in place. */
+    @Override
+    public void install(TxnContext txn, Entry e, long commitTimestamp) {
+        if (e.has(DELTA)) {
+            ((DeltaGroup.Add) e.readRef()).ts = commitTimestamp;
+            return;
+        }
+        e.installInPlace(txn, commitTimestamp);
+    }
+
     @Override
     public void publish(TxnContext txn, Entry e, long commitTimestamp) {
+        if (e.has(DELTA)) {
+            leaveDelta(e, commitTimestamp);
+            return;
+        }
         TxItem item = e.item();
         if (e.has(PUSHED)) {
             ((Version) Items.extAcquire(item)).setEnd(commitTimestamp);
@@ -481,8 +630,22 @@ public final class MvccControl extends ConcurrencyControl {
         Items.setWordRelease(item, TicTocWord.wordOf(commitTimestamp) | (retire ? RETIRED : 0L));
     }
 
+    /** A delta installed before the failure commits with the rest; one not yet installed leaves without its add. */
+    @Override
+    public void unlockChanged(TxnContext txn, Entry e, long commitTimestamp) {
+        if (e.has(DELTA)) {
+            leaveDelta(e, ((DeltaGroup.Add) e.readRef()).ts);
+            return;
+        }
+        publish(txn, e, commitTimestamp);
+    }
+
     @Override
     public void unlock(TxnContext txn, Entry e) {
+        if (e.has(DELTA)) {
+            leaveDelta(e, 0);
+            return;
+        }
         TxItem item = e.item();
         if (e.has(PUSHED)) {
             Items.setExtRelease(item, ((Version) Items.extAcquire(item)).next());
