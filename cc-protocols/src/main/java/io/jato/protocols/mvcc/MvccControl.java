@@ -159,7 +159,7 @@ public final class MvccControl extends ConcurrencyControl {
         // A snapshot is this protocol's alone: in a store of several protocols a read-only
         // transaction may span them, and the others validate at commit (docs/mvcc.md).
         if (txn.isDeclaredReadOnly() && !mixed) {
-            long snapshot = clock.openSnapshot(s);
+            long snapshot = clock.openSnapshot(s, txn.maxStalenessNanos());
             if (snapshot >= 0) {
                 s.snapshotMode = true;
                 s.readTs = snapshot;
@@ -604,14 +604,12 @@ public final class MvccControl extends ConcurrencyControl {
         Items.setWordVolatile(e.item(), e.lockedWord() | LOCKED | RETIRED);
     }
 
-    /** A delta's add is noted as installed (its timestamp) and joins the group at publish; others install in place. */
+    /** A delta's add joins its group at publish; others install in place. */
     @Override
     public void install(TxnContext txn, Entry e, long commitTimestamp) {
-        if (e.has(DELTA)) {
-            ((DeltaGroup.Add) e.readRef()).ts = commitTimestamp;
-            return;
+        if (!e.has(DELTA)) {
+            e.installInPlace(txn, commitTimestamp);
         }
-        e.installInPlace(txn, commitTimestamp);
     }
 
     @Override
@@ -630,11 +628,14 @@ public final class MvccControl extends ConcurrencyControl {
         Items.setWordRelease(item, TicTocWord.wordOf(commitTimestamp) | (retire ? RETIRED : 0L));
     }
 
-    /** A delta installed before the failure commits with the rest; one not yet installed leaves without its add. */
+    /**
+     * A delta of a commit that failed while publishing commits with the rest; one that failed
+     * while installing leaves without its add, as the driver puts built-in installs back.
+     */
     @Override
     public void unlockChanged(TxnContext txn, Entry e, long commitTimestamp) {
         if (e.has(DELTA)) {
-            leaveDelta(e, ((DeltaGroup.Add) e.readRef()).ts);
+            leaveDelta(e, txn.installsComplete() ? commitTimestamp : 0);
             return;
         }
         publish(txn, e, commitTimestamp);
