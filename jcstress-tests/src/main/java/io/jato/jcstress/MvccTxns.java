@@ -27,11 +27,7 @@ final class MvccTxns {
 
     /** Writes {@code value} to both items in one transaction (a new version of each). */
     static void writeBoth(LongItem x, LongItem y, long value) {
-        STORE.run(txn -> {
-            TxnContext ctx = TxnContext.of(txn, STORE);
-            ctx.writeLong(x, value);
-            ctx.writeLong(y, value);
-        });
+        Txns.writeBoth(STORE, x, y, value);
     }
 
     /** Adds {@code delta} to both items in one transaction, reading neither: two delta versions. */

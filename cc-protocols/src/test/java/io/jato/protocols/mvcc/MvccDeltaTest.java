@@ -38,30 +38,43 @@ class MvccDeltaTest {
     /**
      * Holds a member of {@code counter}'s delta group inside its commit: a transaction that adds to
      * {@code counter}, then (a later write, so locked after it) applies a commit-time updater to
-     * {@code other} that blocks until {@code release} opens.
+     * {@code other} that blocks until {@link #close}.
      */
-    private static Thread holdInCommit(Stm stm, TxCounter counter, TxCounter other, CountDownLatch inCommit,
-                                       CountDownLatch release, AtomicReference<Throwable> failure) {
-        Thread t = new Thread(() -> {
-            try {
-                stm.run(txn -> {
-                    counter.add(txn, 1);
-                    other.update(txn, v -> {
-                        inCommit.countDown();
-                        try {
-                            release.await();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                        return v + 1;
+    private static final class HeldAdder implements AutoCloseable {
+        private final CountDownLatch release = new CountDownLatch(1);
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private final Thread thread;
+
+        HeldAdder(Stm stm, TxCounter counter, TxCounter other) throws InterruptedException {
+            CountDownLatch inCommit = new CountDownLatch(1);
+            thread = new Thread(() -> {
+                try {
+                    stm.run(txn -> {
+                        counter.add(txn, 1);
+                        other.update(txn, v -> {
+                            inCommit.countDown();
+                            try {
+                                release.await();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            return v + 1;
+                        });
                     });
-                });
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        }, "held-adder");
-        t.start();
-        return t;
+                } catch (Throwable e) {
+                    failure.set(e);
+                }
+            }, "held-adder");
+            thread.start();
+            inCommit.await();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            release.countDown();
+            thread.join();
+            assertNull(failure.get());
+        }
     }
 
     @Test
@@ -71,24 +84,15 @@ class MvccDeltaTest {
         Stm stm = Protocols.builder(MvccProtocol.NAME).maxAttempts(2).build();
         TxCounter counter = new TxCounter(stm);
         TxCounter other = new TxCounter(stm);
-        CountDownLatch inCommit = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread held = holdInCommit(stm, counter, other, inCommit, release, failure);
-        inCommit.await();
-        StmStatistics before = stm.statistics();
-        try {
+        StmStatistics d;
+        HeldAdder held = new HeldAdder(stm, counter, other);
+        try (held) {
+            StmStatistics before = stm.statistics();
             for (int i = 0; i < 5; i++) {
                 stm.run(txn -> counter.add(txn, 10));
             }
-            TxLong cell = new TxLong(stm, 0);
-            stm.run(txn -> cell.add(txn, 3));
-        } finally {
-            release.countDown();
-            held.join();
+            d = stm.statistics().minus(before);
         }
-        assertNull(failure.get());
-        StmStatistics d = stm.statistics().minus(before);
         assertEquals(0, conflicts(d), "adders aborted each other: " + d);
         assertEquals(51, counter.single().get());
         assertEquals(1, other.single().get());
@@ -100,24 +104,16 @@ class MvccDeltaTest {
         Stm stm = Protocols.builder(MvccProtocol.NAME).maxAttempts(1).lockSpinLimit(50).build();
         TxCounter counter = new TxCounter(stm);
         TxCounter other = new TxCounter(stm);
-        CountDownLatch inCommit = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread held = holdInCommit(stm, counter, other, inCommit, release, failure);
-        inCommit.await();
         int joined = 0;
         TxnAbortedException refused;
-        try {
+        HeldAdder held = new HeldAdder(stm, counter, other);
+        try (held) {
             for (int i = 1; i < DeltaGroup.MAX_JOINS; i++) {
                 stm.run(txn -> counter.add(txn, 1));
                 joined++;
             }
             refused = assertThrows(TxnAbortedException.class, () -> stm.run(txn -> counter.add(txn, 1)));
-        } finally {
-            release.countDown();
-            held.join();
         }
-        assertNull(failure.get());
         assertEquals(DeltaGroup.MAX_JOINS - 1, joined);
         assertEquals(AbortCause.LOCK_BUSY, refused.abortCause(), refused.getMessage());
         assertEquals(DeltaGroup.MAX_JOINS, counter.single().get(), "the closed group's adds are flattened in place");
