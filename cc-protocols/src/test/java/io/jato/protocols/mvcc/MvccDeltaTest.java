@@ -70,9 +70,14 @@ class MvccDeltaTest {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             release.countDown();
-            thread.join();
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while joining the held adder", e);
+            }
             assertNull(failure.get());
         }
     }

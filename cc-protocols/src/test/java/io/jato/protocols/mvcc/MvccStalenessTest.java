@@ -37,7 +37,11 @@ class MvccStalenessTest {
                 stm.run(txn -> {
                     other.get(txn);
                     began.countDown();
-                    release.await();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
                     other.set(txn, 1);
                 });
             } catch (Throwable e) {
@@ -65,7 +69,7 @@ class MvccStalenessTest {
         StmStatistics d = afterStale.minus(before);
         assertEquals(1, d.starts(), "the stale snapshot committed on its first attempt: " + d);
         assertEquals(1, fresh, "a snapshot without a bound includes this thread's own commit");
-        assertEquals(1, stm.readOnly(Duration.ofHours(1), txn -> x.get(txn)));
+        assertEquals(1L, (long) stm.readOnly(Duration.ofHours(1), txn -> x.get(txn)));
     }
 
     @Test
