@@ -24,8 +24,9 @@ import java.lang.invoke.VarHandle;
  * the group is open or after it closed, never waiting. An add still running commits above every
  * snapshot (it is a running tracked attempt, above the stable point), so the sum is exact.
  *
- * <p>Who writes what: {@link #state} by CAS of members; the list of adds by CAS of committing
- * members (each add's fields are written before its CAS); {@link #baseEnd} by the closing member
+ * <p>Who writes what: {@link #state} by CAS of members; the opener's timestamp by the opener
+ * (release, before it leaves); the list of joined members' adds by CAS of committing members (each
+ * add's fields are written before its CAS); {@link #baseEnd} by the closing member
  * before its release store of {@code end}. Readers use acquire loads and never write.
  */
 final class DeltaGroup extends Version {
@@ -41,6 +42,7 @@ final class DeltaGroup extends Version {
     private static final VarHandle STATE;
     private static final VarHandle ADDS;
     private static final VarHandle BASE_END;
+    private static final VarHandle OPENER_TS;
 
     static {
         try {
@@ -48,6 +50,7 @@ final class DeltaGroup extends Version {
             STATE = l.findVarHandle(DeltaGroup.class, "state", int.class);
             ADDS = l.findVarHandle(DeltaGroup.class, "adds", Add.class);
             BASE_END = l.findVarHandle(DeltaGroup.class, "baseEnd", long.class);
+            OPENER_TS = l.findVarHandle(DeltaGroup.class, "openerTs", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -55,6 +58,14 @@ final class DeltaGroup extends Version {
 
     /** The item's word before the group locked it: restored if no member commits. */
     final long baseWord;
+    /**
+     * The add of the member that opened the group, kept here rather than in an {@link Add}: a
+     * lone adder (the common case) allocates the group and nothing else.
+     */
+    final long openerAmount;
+    /** The opener's commit timestamp once it committed, else 0; written by the opener before it leaves. */
+    @SuppressWarnings("unused") // through OPENER_TS
+    private long openerTs;
     /** Joins (high half) and members still in the group (low half), or {@link #CLOSED}. */
     @SuppressWarnings("unused") // through STATE
     private int state = JOIN | HOLDER;
@@ -65,12 +76,13 @@ final class DeltaGroup extends Version {
     @SuppressWarnings("unused") // through BASE_END
     private long baseEnd = PENDING;
 
-    DeltaGroup(long wts, long value, Version next, long baseWord) {
+    DeltaGroup(long wts, long value, Version next, long baseWord, long openerAmount) {
         super(wts, null, value, next);
         this.baseWord = baseWord;
+        this.openerAmount = openerAmount;
     }
 
-    /** One committed add: its commit timestamp and amount, immutable once pushed. */
+    /** One committed add of a member that joined: its commit timestamp and amount, immutable once pushed. */
     static final class Add {
         final long amount;
         long ts;
@@ -79,6 +91,12 @@ final class DeltaGroup extends Version {
         Add(long amount) {
             this.amount = amount;
         }
+    }
+
+    /** @return true unless the group is closed or full (a hint: {@link #tryJoin} decides) */
+    boolean admits() {
+        int s = (int) STATE.getVolatile(this);
+        return s != CLOSED && (s >>> 16) < MAX_JOINS;
     }
 
     /** Joins the open group as one more member; false if it is closed or full. */
@@ -94,7 +112,17 @@ final class DeltaGroup extends Version {
         }
     }
 
-    /** Records a member's add, committed at {@code ts} (which it holds already); never allocates. */
+    /** Records the opener's add, committed at {@code ts}; before it leaves. */
+    void commitOpener(long ts) {
+        OPENER_TS.setRelease(this, ts);
+    }
+
+    /** @return the opener's commit timestamp, or 0 if it has not committed (or aborted) */
+    long openerTs() {
+        return (long) OPENER_TS.getAcquire(this);
+    }
+
+    /** Records a joined member's add, committed at {@code ts}; never allocates. */
     void commit(Add add, long ts) {
         add.ts = ts;
         for (;;) {
@@ -138,6 +166,10 @@ final class DeltaGroup extends Version {
     /** @return the item's value at {@code t}: the base plus every committed add at or below it */
     long sumAt(long t) {
         long v = value;
+        long o = openerTs();
+        if (o != 0 && o <= t) {
+            v += openerAmount;
+        }
         for (Add a = adds(); a != null; a = a.next) {
             if (a.ts <= t) {
                 v += a.amount;
@@ -148,7 +180,8 @@ final class DeltaGroup extends Version {
 
     /** @return the newest committed add at or below {@code t}, or {@link #wts} if none */
     long newestAt(long t) {
-        long n = wts;
+        long o = openerTs();
+        long n = o != 0 && o <= t ? Math.max(wts, o) : wts;
         for (Add a = adds(); a != null; a = a.next) {
             if (a.ts <= t && a.ts > n) {
                 n = a.ts;
@@ -159,7 +192,8 @@ final class DeltaGroup extends Version {
 
     /** @return the oldest committed add above {@code t}, or {@code end} if none */
     long nextAfter(long t, long end) {
-        long n = end;
+        long o = openerTs();
+        long n = o > t && o < end ? o : end;
         for (Add a = adds(); a != null; a = a.next) {
             if (a.ts > t && a.ts < n) {
                 n = a.ts;

@@ -393,8 +393,8 @@ public final class MvccControl extends ConcurrencyControl {
      */
     private AbortCause joinDelta(Entry e) {
         TxItem item = e.item();
-        // Allocated before any lock: the commit must not allocate once it holds one.
-        DeltaGroup.Add add = new DeltaGroup.Add(e.pendingLong());
+        // A joiner's add is allocated here, in the lock phase: install and publish must not allocate.
+        DeltaGroup.Add add = null;
         for (int spins = 0;; ) {
             long w = Items.wordVolatile(item);
             if ((w & RETIRED) != 0) {
@@ -406,19 +406,24 @@ public final class MvccControl extends ConcurrencyControl {
                     e.setLockedWord(w);
                     e.addFlags(Entry.LOCKED);
                     Version head = (Version) Items.extAcquire(item);
-                    push(item, new DeltaGroup(wts(w), ((LongItem) item).valueAcquire(), head, w));
-                    e.setReadRef(add);
+                    push(item, new DeltaGroup(wts(w), ((LongItem) item).valueAcquire(), head, w, e.pendingLong()));
+                    e.setReadRef(null); // the opener: its add is the group's own
                     e.addFlags(DELTA);
                     return null;
                 }
             } else {
                 Object head = Items.extAcquire(item);
                 // An open group at the head holds the lock (it closes before it unlocks).
-                if (head instanceof DeltaGroup && ((DeltaGroup) head).tryJoin()) {
-                    e.setLockedWord(w);
-                    e.setReadRef(add);
-                    e.addFlags(Entry.LOCKED | DELTA);
-                    return null;
+                if (head instanceof DeltaGroup && ((DeltaGroup) head).admits()) {
+                    if (add == null) {
+                        add = new DeltaGroup.Add(e.pendingLong());
+                    }
+                    if (((DeltaGroup) head).tryJoin()) {
+                        e.setLockedWord(w);
+                        e.setReadRef(add);
+                        e.addFlags(Entry.LOCKED | DELTA);
+                        return null;
+                    }
                 }
                 if (++spins > lockSpins) {
                     return AbortCause.LOCK_BUSY;
@@ -433,7 +438,12 @@ public final class MvccControl extends ConcurrencyControl {
         TxItem item = e.item();
         DeltaGroup g = (DeltaGroup) Items.extAcquire(item);
         if (ts != 0) {
-            g.commit((DeltaGroup.Add) e.readRef(), ts);
+            DeltaGroup.Add add = (DeltaGroup.Add) e.readRef();
+            if (add == null) {
+                g.commitOpener(ts);
+            } else {
+                g.commit(add, ts);
+            }
         }
         e.clearFlags(DELTA);
         e.setReadRef(null);
@@ -448,14 +458,15 @@ public final class MvccControl extends ConcurrencyControl {
      */
     private void closeGroup(TxItem item, DeltaGroup g) {
         DeltaGroup.Add adds = g.adds();
-        if (adds == null) {
+        long opener = g.openerTs();
+        if (adds == null && opener == 0) {
             Items.setExtRelease(item, g.next());
             Items.setWordRelease(item, g.baseWord);
             return;
         }
-        long sum = 0;
-        long first = Long.MAX_VALUE;
-        long last = 0;
+        long sum = opener != 0 ? g.openerAmount : 0;
+        long first = opener != 0 ? opener : Long.MAX_VALUE;
+        long last = opener;
         for (DeltaGroup.Add a = adds; a != null; a = a.next) {
             sum += a.amount;
             first = Math.min(first, a.ts);
