@@ -355,7 +355,7 @@ public final class MvccControl extends ConcurrencyControl {
     @Override
     public AbortCause lock(TxnContext txn, Entry e) {
         if (isDelta(e)) {
-            return joinDelta(e);
+            return joinDelta(txn, e);
         }
         TxItem item = e.item();
         for (int spins = 0;; ) {
@@ -389,10 +389,16 @@ public final class MvccControl extends ConcurrencyControl {
     /**
      * Makes {@code e} a member of its item's delta group: locks the item and opens a group if it
      * is unlocked, joins the open group if one holds the lock, else spins like {@link #lock}.
-     * Members never wait for each other (docs/mvcc.md, "Delta versions").
+     * Members never wait for each other (docs/mvcc.md, "Delta versions"), except for a full or
+     * closing group to unlock. An attempt that holds no other lock waits for that without bound:
+     * it blocks nobody, and every holder it waits for is in its commit (a bounded wait would abort
+     * adders whose only conflict is a descheduled member of a full group).
      */
-    private AbortCause joinDelta(Entry e) {
+    private AbortCause joinDelta(TxnContext txn, Entry e) {
         TxItem item = e.item();
+        // The first write of a store of one protocol: nothing is locked yet (2PL-like protocols
+        // of a mixed store may hold locks taken while the body ran).
+        boolean holdsNothing = !mixed && txn.writeAt(0) == e;
         // A joiner's add is allocated here, in the lock phase: install and publish must not allocate.
         DeltaGroup.Add add = null;
         for (int spins = 0;; ) {
@@ -426,7 +432,11 @@ public final class MvccControl extends ConcurrencyControl {
                     }
                 }
                 if (++spins > lockSpins) {
-                    return AbortCause.LOCK_BUSY;
+                    if (!holdsNothing) {
+                        return AbortCause.LOCK_BUSY;
+                    }
+                    LockBitWords.pause(spins - lockSpins); // spin hints, then yields to the holder
+                    continue;
                 }
             }
             Thread.onSpinWait();

@@ -18,7 +18,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Delta versions (seed 002 §6.1): commutative adds under {@code mvcc} join the item's delta group
@@ -104,26 +103,51 @@ class MvccDeltaTest {
         assertNull(counter.checkQuiescent());
     }
 
+    /**
+     * A full group refuses members: one that holds another lock aborts after the spin bound (it
+     * could be part of a cycle); one that holds nothing waits for the group to close, then commits
+     * (a bounded wait would abort it: maxAttempts 1 makes that a failure).
+     */
     @Test
     void aGroupIsFlattenedAfterItsBoundAndRefusesFurtherMembers() throws Exception {
         Stm stm = Protocols.builder(MvccProtocol.NAME).maxAttempts(1).lockSpinLimit(50).build();
         TxCounter counter = new TxCounter(stm);
         TxCounter other = new TxCounter(stm);
+        TxLong first = new TxLong(stm, 0);
         int joined = 0;
         TxnAbortedException refused;
+        AtomicReference<Throwable> lateFailure = new AtomicReference<>();
+        Thread late;
         HeldAdder held = new HeldAdder(stm, counter, other);
         try (held) {
             for (int i = 1; i < DeltaGroup.MAX_JOINS; i++) {
                 stm.run(txn -> counter.add(txn, 1));
                 joined++;
             }
-            refused = assertThrows(TxnAbortedException.class, () -> stm.run(txn -> counter.add(txn, 1)));
+            refused = assertThrows(TxnAbortedException.class, () -> stm.run(txn -> {
+                first.set(txn, 1); // locked first: this adder holds a lock while it waits
+                counter.add(txn, 1);
+            }));
+            long starts = stm.statistics().starts();
+            late = new Thread(() -> {
+                try {
+                    stm.run(txn -> counter.add(txn, 100));
+                } catch (Throwable e) {
+                    lateFailure.set(e);
+                }
+            });
+            late.start();
+            while (stm.statistics().starts() == starts) {
+                Thread.onSpinWait();
+            }
+            Thread.sleep(50); // long past the spin bound of 50: without the unbounded wait it aborts
         }
+        late.join();
+        assertNull(lateFailure.get(), "an adder holding no lock must wait for a full group, not abort");
         assertEquals(DeltaGroup.MAX_JOINS - 1, joined);
         assertEquals(AbortCause.LOCK_BUSY, refused.abortCause(), refused.getMessage());
-        assertEquals(DeltaGroup.MAX_JOINS, counter.single().get(), "the closed group's adds are flattened in place");
-        stm.run(txn -> counter.add(txn, 1));
-        assertEquals(DeltaGroup.MAX_JOINS + 1, counter.single().get());
+        assertEquals(DeltaGroup.MAX_JOINS + 100, counter.single().get(), "the groups' adds are flattened in place");
+        assertEquals(0, first.single().get());
         assertNull(counter.checkQuiescent());
     }
 
@@ -140,8 +164,8 @@ class MvccDeltaTest {
         });
         StmStatistics d = stm.statistics().minus(before);
         assertEquals(2L * each, counter.single().get());
-        // A joiner waits only when a group is full (MAX_JOINS) and its last member is descheduled.
-        assertTrue(conflicts(d) * 100 <= d.commits(), "conflict aborts between adders: " + d);
+        // Adders join each other's groups; an adder that holds no other lock waits for a full one.
+        assertEquals(0, conflicts(d), "conflict aborts between adders: " + d);
         assertNull(counter.checkQuiescent());
     }
 
