@@ -16,6 +16,7 @@ import io.jato.stm.spi.TxnContext;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 import static io.jato.protocols.tictoc.TicTocWord.LOCKED;
@@ -395,10 +396,39 @@ public final class MvccControl extends ConcurrencyControl {
      * adders whose only conflict is a descheduled member of a full group).
      */
     private AbortCause joinDelta(TxnContext txn, Entry e) {
-        TxItem item = e.item();
         // The first write of a store of one protocol: nothing is locked yet (2PL-like protocols
         // of a mixed store may hold locks taken while the body ran).
-        boolean holdsNothing = !mixed && txn.writeAt(0) == e;
+        if (mixed || txn.writeAt(0) != e) {
+            return tryJoinDelta(e);
+        }
+        // A park returns at once while the interrupt flag is set: clear it for the wait and set it
+        // again after (Stm.atomic is not interruptible; a pending interrupt must not make it spin).
+        boolean interrupted = false;
+        try {
+            for (int parks = 0;; parks++) {
+                AbortCause cause = tryJoinDelta(e);
+                if (cause != AbortCause.LOCK_BUSY) {
+                    return cause;
+                }
+                // Past the spin bound: the holder is descheduled; let it run.
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                }
+                LockSupport.parkNanos(this, 1_000L << Math.min(parks, 7));
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * One try of {@link #joinDelta(TxnContext, Entry)}: opens or joins, spinning up to the lock
+     * spin bound while the item is held by something {@code e} cannot join; then LOCK_BUSY.
+     */
+    private AbortCause tryJoinDelta(Entry e) {
+        TxItem item = e.item();
         // A joiner's add is allocated here, in the lock phase: install and publish must not allocate.
         DeltaGroup.Add add = null;
         for (int spins = 0;; ) {
@@ -432,11 +462,7 @@ public final class MvccControl extends ConcurrencyControl {
                     }
                 }
                 if (++spins > lockSpins) {
-                    if (!holdsNothing) {
-                        return AbortCause.LOCK_BUSY;
-                    }
-                    LockBitWords.pause(spins - lockSpins); // spin hints, then yields to the holder
-                    continue;
+                    return AbortCause.LOCK_BUSY;
                 }
             }
             Thread.onSpinWait();
