@@ -11,7 +11,7 @@ import java.lang.invoke.VarHandle;
  * <p>A transaction whose only write to the item is a commutative add ({@code Entry.UPDATE |
  * COMMUTATIVE}, not read) does not lock the item exclusively: it joins the item's open group.
  * The first one locks the item's word and pushes the group onto the chain; later ones join by a
- * CAS on {@link #state}, so adders never wait for each other. While the group is open the item
+ * CAS on {@link #state}, so adders wait for each other only when a group is full. While it is open the item
  * stays locked to everything else: readers cannot extend the item's {@code rts}, so every member
  * commits above the {@code rts} the item had when the group began, in any order among themselves
  * (a member may commit below another that committed first: "insert before"). The last member to
