@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Delta versions (seed 002 §6.1): commutative adds under {@code mvcc} join the item's delta group
@@ -262,6 +263,59 @@ class MvccDeltaTest {
             assertNull(accounts[i].checkQuiescent());
             assertNull(counters[i].checkQuiescent());
         }
+    }
+
+    /**
+     * Delta groups and the horizon: a live snapshot keeps every group it may read (it reads a second
+     * cell, added to with the first, after 200 adds); once it ends, the horizon passes and one more
+     * add leaves the chain short.
+     */
+    @Test
+    void aLiveSnapshotKeepsTheGroupsItMayReadAndTheyGoAfterIt() throws Exception {
+        Stm stm = Protocols.store(MvccProtocol.NAME);
+        MvccControl cc = (MvccControl) stm.concurrencyControl();
+        TxLong x = new TxLong(stm, 5);
+        TxLong y = new TxLong(stm, 5);
+        CountDownLatch read = new CountDownLatch(1);
+        CountDownLatch added = new CountDownLatch(1);
+        AtomicReference<long[]> seen = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread snapshot = new Thread(() -> {
+            try {
+                seen.set(stm.readOnly(txn -> {
+                    long first = x.get(txn);
+                    read.countDown();
+                    try {
+                        added.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return new long[] {first, y.get(txn)};
+                }));
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        });
+        snapshot.start();
+        read.await();
+        for (int i = 0; i < 200; i++) {
+            stm.run(txn -> {
+                x.add(txn, 1);
+                y.add(txn, 1);
+            });
+        }
+        assertTrue(cc.chainLength(MvccGarbageTest.item(y)) > 100, "the snapshot's horizon keeps the groups");
+        added.countDown();
+        snapshot.join();
+        assertNull(failure.get());
+        assertEquals(5, seen.get()[0]);
+        assertEquals(5, seen.get()[1], "the snapshot's later read sums to its timestamp");
+        cc.advanceClock();
+        stm.run(txn -> y.add(txn, 1));
+        assertTrue(cc.chainLength(MvccGarbageTest.item(y)) <= 2, "chain after the snapshot: " + cc.chainLength(MvccGarbageTest.item(y)));
+        assertEquals(206, y.single().get());
+        assertEquals(205, x.single().get());
+        assertNull(y.checkQuiescent());
     }
 
     private static long[] sums(io.jato.stm.Txn txn, TxLong[] accounts, TxCounter[] counters) {
