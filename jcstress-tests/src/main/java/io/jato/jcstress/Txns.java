@@ -32,8 +32,13 @@ final class Txns {
 
     /** Writes {@code value} to both items in one transaction. */
     static void writeBoth(LongItem x, LongItem y, long value) {
-        STORE.run(txn -> {
-            TxnContext ctx = TxnContext.of(txn, STORE);
+        writeBoth(STORE, x, y, value);
+    }
+
+    /** Writes {@code value} to both items in one transaction of {@code store}. */
+    static void writeBoth(Stm store, LongItem x, LongItem y, long value) {
+        store.run(txn -> {
+            TxnContext ctx = TxnContext.of(txn, store);
             ctx.writeLong(x, value);
             ctx.writeLong(y, value);
         });

@@ -13,6 +13,7 @@ import io.jato.stm.spi.ProtocolOption;
 import io.jato.stm.spi.TxItem;
 import io.jato.stm.spi.TxnContext;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -298,6 +299,43 @@ public final class Stm {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(body, "body");
         return ACCESS.execute(context(), type, body, null, true);
+    }
+
+    /**
+     * Runs {@code body} as a transaction declared read-only that accepts a snapshot up to
+     * {@code maxStaleness} in the past. Under a protocol with snapshot reads
+     * ({@link Capabilities.Feature#SNAPSHOT_READS}, e.g. {@code mvcc}) it reads a consistent state
+     * that every transaction committed more than {@code maxStaleness} (by the store's clock,
+     * which follows {@link System#nanoTime}) before it began is part of, and may miss younger
+     * commits — this thread's own included; in exchange it never waits for them and commits on
+     * its first attempt unless the store's stable point lags further behind than the bound (then it
+     * waits briefly and, failing that, runs validated as {@link #readOnly(TxnFunction)}). Under
+     * other protocols it is {@link #readOnly(TxnFunction)}: the state it reads is current, which
+     * meets any bound. Still serializable: the transaction reads the state at one point of the
+     * commit order; what the bound relaxes is real-time order (and this thread's session order)
+     * within the bound. Inside a running transaction it joins it, as {@link #readOnly(TxnFunction)}.
+     *
+     * @throws IllegalArgumentException if {@code maxStaleness} is negative
+     */
+    public <T> T readOnly(Duration maxStaleness, TxnFunction<T> body) {
+        return readOnly(TxnType.UNTYPED, maxStaleness, body);
+    }
+
+    /** {@link #readOnly(Duration, TxnFunction)} as a transaction of {@code type}. */
+    public <T> T readOnly(TxnType type, Duration maxStaleness, TxnFunction<T> body) {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(maxStaleness, "maxStaleness");
+        Objects.requireNonNull(body, "body");
+        if (maxStaleness.isNegative()) {
+            throw new IllegalArgumentException("maxStaleness must not be negative, got " + maxStaleness);
+        }
+        long nanos;
+        try {
+            nanos = maxStaleness.toNanos();
+        } catch (ArithmeticException tooLong) {
+            nanos = Long.MAX_VALUE;
+        }
+        return ACCESS.executeStale(context(), type, body, nanos);
     }
 
     /**

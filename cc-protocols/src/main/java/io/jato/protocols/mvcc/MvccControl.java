@@ -62,8 +62,10 @@ public final class MvccControl extends ConcurrencyControl {
     private static final VarHandle FLOOR;
     /** Entry flag: this commit (or the abort path) owns the version on top of the item's chain. */
     private static final int PUSHED = Entry.PROTOCOL_FLAG_0;
-    /** Entry flag: a snapshot observed an item whose value in place is newer than the snapshot. */
+    /** Entry flag (read entries): a snapshot observed an item whose value in place is newer than the snapshot. */
     private static final int NEWER_IN_PLACE = Entry.PROTOCOL_FLAG_1;
+    /** Entry flag (write entries that are not read): a member of a delta group ({@link DeltaWrites}). */
+    private static final int DELTA = DeltaWrites.DELTA;
     /** A chain longer than this after trimming makes the locking thread recompute the horizon. */
     private static final int LONG_CHAIN = 8;
 
@@ -82,6 +84,8 @@ public final class MvccControl extends ConcurrencyControl {
     private final int lockSpins;
     private final int readSpins;
     private final MvccClock clock;
+    /** Commutative adds as delta versions. */
+    private final DeltaWrites deltas;
 
     /**
      * The least commit timestamp of any commit from now on: raised by non-transactional locks
@@ -107,6 +111,7 @@ public final class MvccControl extends ConcurrencyControl {
         this.lockSpins = context.lockSpinLimit();
         this.readSpins = context.readSpinLimit();
         this.clock = new MvccClock(context);
+        this.deltas = new DeltaWrites(this, mixed, lockSpins);
     }
 
     @Override
@@ -153,7 +158,7 @@ public final class MvccControl extends ConcurrencyControl {
         // A snapshot is this protocol's alone: in a store of several protocols a read-only
         // transaction may span them, and the others validate at commit (docs/mvcc.md).
         if (txn.isDeclaredReadOnly() && !mixed) {
-            long snapshot = clock.openSnapshot(s);
+            long snapshot = clock.openSnapshot(s, txn.maxStalenessNanos());
             if (snapshot >= 0) {
                 s.snapshotMode = true;
                 s.readTs = snapshot;
@@ -170,6 +175,8 @@ public final class MvccControl extends ConcurrencyControl {
     private static final Version IN_PLACE = new Version(0, null, 0, null);
     /** What {@link #locate} found: no version of the item is visible at the snapshot. */
     private static final Version NOTHING = new Version(0, null, 0, null);
+    /** What {@link #locate} found: a {@link DeltaGroup}'s value at the read timestamp, in the state's scratch. */
+    private static final Version SUMMED = new Version(0, null, 0, null);
 
     private static final int KIND_NONE = 0;
     private static final int KIND_REF = 1;
@@ -191,7 +198,7 @@ public final class MvccControl extends ConcurrencyControl {
     public long readLong(TxnContext txn, LongItem item, Entry e) {
         MvccTxnState s = state(txn);
         Version v = locate(txn, s, item, e, KIND_LONG);
-        return v == IN_PLACE ? s.loadedLong : v.value;
+        return v == IN_PLACE || v == SUMMED ? s.loadedLong : v.value;
     }
 
     @Override
@@ -238,7 +245,13 @@ public final class MvccControl extends ConcurrencyControl {
                 Version v = Version.at((Version) Items.extAcquire(item), t);
                 if (v != null) {
                     long end = v.end();
-                    if (end != Version.PENDING) {
+                    if (v instanceof DeltaGroup) {
+                        Version summed = readGroup(txn, s, e, (DeltaGroup) v, end);
+                        if (summed != null) {
+                            return summed;
+                        }
+                        pending = v;
+                    } else if (end != Version.PENDING) {
                         return found(txn, s, e, v, v.wts, end - 1);
                     }
                     if (s.snapshotMode) {
@@ -289,6 +302,26 @@ public final class MvccControl extends ConcurrencyControl {
         }
     }
 
+    /**
+     * Reads a {@link DeltaGroup} at the attempt's timestamp: exact once the group closed (every
+     * add is known; the read is valid from the newest add at or below it to just before the next
+     * one) and for a snapshot (every add still running commits above it). Returns null for a
+     * tracked attempt that met an open group: a member may still commit at or below its
+     * timestamp, so it waits like for any lock, then takes the base value and validation decides.
+     */
+    private static Version readGroup(TxnContext txn, MvccTxnState s, Entry e, DeltaGroup g, long end) {
+        long t = s.readTs;
+        if (end != Version.PENDING) {
+            s.loadedLong = g.sumAt(t);
+            return found(txn, s, e, SUMMED, g.newestAt(t), g.nextAfter(t, end) - 1);
+        }
+        if (s.snapshotMode) {
+            s.loadedLong = g.sumAt(t);
+            return found(txn, s, e, SUMMED, g.wts, g.wts);
+        }
+        return null;
+    }
+
     private static void load(MvccTxnState s, TxItem item, int kind) {
         if (kind == KIND_REF) {
             s.loadedRef = ((RefItem) item).valueAcquire();
@@ -328,6 +361,9 @@ public final class MvccControl extends ConcurrencyControl {
 
     @Override
     public AbortCause lock(TxnContext txn, Entry e) {
+        if (DeltaWrites.isDelta(e)) {
+            return deltas.join(txn, e);
+        }
         TxItem item = e.item();
         for (int spins = 0;; ) {
             long w = Items.wordVolatile(item);
@@ -368,9 +404,12 @@ public final class MvccControl extends ConcurrencyControl {
         e.addFlags(PUSHED);
     }
 
-    /** Pushes a version onto a locked item's chain and cuts what no snapshot can read. */
     private void push(TxItem item, long wts, Object ref, long value) {
-        Version v = new Version(wts, ref, value, (Version) Items.extAcquire(item));
+        push(item, new Version(wts, ref, value, (Version) Items.extAcquire(item)));
+    }
+
+    /** Pushes {@code v} (whose next is the chain's head) onto a locked item's chain and cuts what no snapshot can read. */
+    void push(TxItem item, Version v) {
         Items.setExtRelease(item, v);
         int kept = Version.trim(v, clock.horizon());
         if (kept > LONG_CHAIN && (kept == LONG_CHAIN + 1 || (kept & (MvccClock.ADVANCE_PERIOD - 1)) == 0)) {
@@ -442,6 +481,10 @@ public final class MvccControl extends ConcurrencyControl {
                     }
                     long end = v.end();
                     if (end != Version.PENDING) {
+                        if (v instanceof DeltaGroup) {
+                            // The base value alone (observed2 was exact for a read of a sum).
+                            end = ((DeltaGroup) v).baseEnd();
+                        }
                         return end > commitTimestamp ? null : AbortCause.READ_VALIDATION;
                     }
                 }
@@ -478,8 +521,20 @@ public final class MvccControl extends ConcurrencyControl {
         Items.setWordVolatile(e.item(), e.lockedWord() | LOCKED | RETIRED);
     }
 
+    /** A delta's add joins its group at publish; others install in place. */
+    @Override
+    public void install(TxnContext txn, Entry e, long commitTimestamp) {
+        if (!e.has(DELTA)) {
+            e.installInPlace(txn, commitTimestamp);
+        }
+    }
+
     @Override
     public void publish(TxnContext txn, Entry e, long commitTimestamp) {
+        if (e.has(DELTA)) {
+            deltas.leave(e, commitTimestamp);
+            return;
+        }
         TxItem item = e.item();
         if (e.has(PUSHED)) {
             ((Version) Items.extAcquire(item)).setEnd(commitTimestamp);
@@ -490,8 +545,25 @@ public final class MvccControl extends ConcurrencyControl {
         Items.setWordRelease(item, TicTocWord.wordOf(commitTimestamp) | (retire ? RETIRED : 0L));
     }
 
+    /**
+     * A delta of a commit that failed while publishing commits with the rest; one that failed
+     * while installing leaves without its add, as the driver puts built-in installs back.
+     */
+    @Override
+    public void unlockChanged(TxnContext txn, Entry e, long commitTimestamp) {
+        if (e.has(DELTA)) {
+            deltas.leave(e, txn.installsComplete() ? commitTimestamp : 0);
+            return;
+        }
+        publish(txn, e, commitTimestamp);
+    }
+
     @Override
     public void unlock(TxnContext txn, Entry e) {
+        if (e.has(DELTA)) {
+            deltas.leave(e, 0);
+            return;
+        }
         TxItem item = e.item();
         if (e.has(PUSHED)) {
             Items.setExtRelease(item, ((Version) Items.extAcquire(item)).next());

@@ -18,8 +18,11 @@ import java.lang.invoke.VarHandle;
  * the chain's tail ({@link #next}); {@link #end} goes once from {@link #PENDING} (its replacement is
  * being committed) to the replacing commit's timestamp, by a release store before the item's word
  * is published. Readers use acquire loads and never write.
+ *
+ * <p>A {@link DeltaGroup} is a version whose value at a timestamp adds the commutative adds
+ * committed at or below it (delta versions).
  */
-final class Version {
+sealed class Version permits DeltaGroup {
     /** {@link #end} of the version a locked item's commit is replacing: not yet known. */
     static final long PENDING = Long.MAX_VALUE;
 

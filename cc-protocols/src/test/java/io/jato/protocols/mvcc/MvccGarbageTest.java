@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class MvccGarbageTest {
 
     /** The cell's item (a test looks at its version chain). */
-    private static TxItem item(TxLong cell) {
+    static TxItem item(TxLong cell) {
         try {
             Field f = TxLong.class.getDeclaredField("cell");
             f.setAccessible(true);

@@ -63,6 +63,12 @@ public abstract class StoreAccess {
     public abstract <T> T execute(TxnContext c, TxnType type, TxnFunction<T> fn, TxnRunnable body,
                                   boolean declaredReadOnly);
 
+    /**
+     * Runs a body declared read-only whose snapshot may be up to {@code maxStalenessNanos} old, as
+     * {@link #execute} does; inside a running transaction it joins it and the bound does not apply.
+     */
+    public abstract <T> T executeStale(TxnContext c, TxnType type, TxnFunction<T> fn, long maxStalenessNanos);
+
     /** Runs a body returning a {@code long} as {@link #execute} does, without boxing or allocating. */
     public abstract long executeLong(TxnContext c, TxnType type, TxnLongFunction fn, boolean declaredReadOnly);
 

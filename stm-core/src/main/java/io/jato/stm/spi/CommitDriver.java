@@ -134,10 +134,12 @@ final class CommitDriver extends ThreadPadding {
                 // After every write lock: see WaitRegistry for why no waiter is missed.
                 wake = protocolContext.waits.hasWaiters();
                 phase = PHASE_INSTALL;
+                txn.installsComplete = false;
                 for (int k = 0; k < writes; k++) {
                     cc.install(txn, set.writeAt(k), ts);
                 }
                 phase = PHASE_PUBLISH;
+                txn.installsComplete = true;
                 for (int k = 0; k < writes; k++) {
                     Entry e = set.writeAt(k);
                     done = k;

@@ -32,6 +32,18 @@ final class StoreAccessImpl extends StoreAccess {
     }
 
     @Override
+    public <T> T executeStale(TxnContext c, TxnType type, TxnFunction<T> fn, long maxStalenessNanos) {
+        // Only the outermost transaction's begin reads it; restored for an enclosing one.
+        long outer = c.maxStalenessNanos;
+        c.maxStalenessNanos = maxStalenessNanos;
+        try {
+            return c.loop.execute(type, fn, null, true);
+        } finally {
+            c.maxStalenessNanos = outer;
+        }
+    }
+
+    @Override
     public long executeLong(TxnContext c, TxnType type, TxnLongFunction fn, boolean declaredReadOnly) {
         return c.bodies.executeLong(c, type, fn, declaredReadOnly);
     }

@@ -93,6 +93,13 @@ public final class TxnContext extends Txn {
     boolean readOnly;
     /** The whole transaction was declared read-only when it started (not only a nested block). */
     boolean declaredReadOnly;
+    /**
+     * How old a declared read-only transaction's snapshot may be, in nanoseconds; 0 when none was
+     * declared. Set around the outermost call by {@code Stm.readOnly(Duration, ...)}; owner thread only.
+     */
+    long maxStalenessNanos;
+    /** The committing attempt installed every write (its publish phase began); set by the commit driver. */
+    boolean installsComplete;
     AbortCause doomCause;
     int attempt;
     /** Serial number of the current attempt, counted per context; owner thread only. */
@@ -629,6 +636,28 @@ public final class TxnContext extends Txn {
     public boolean isDeclaredReadOnly() {
         return declaredReadOnly;
     }
+
+    /**
+     * @return for a transaction declared read-only with a staleness bound
+     *         ({@code stm.readOnly(Duration, ...)}), how far in the past, in nanoseconds of the
+     *         store's clock, its snapshot may be — a multi-version protocol may then serve it a
+     *         snapshot that misses commits of that age or younger, this thread's own included; 0
+     *         otherwise (a snapshot must include every transaction this thread committed before)
+     */
+    public long maxStalenessNanos() {
+        return declaredReadOnly ? maxStalenessNanos : 0;
+    }
+
+    /**
+     * For {@link ConcurrencyControl#unlockChanged}: true if the failed commit had installed every
+     * write (it failed while publishing), so the write must become visible with the rest; false if
+     * it failed while installing, when the driver puts back the old values of built-in installs
+     * and a protocol that installs a write elsewhere (an MVCC delta version) drops it too.
+     */
+    public boolean installsComplete() {
+        return installsComplete;
+    }
+
 
     /**
      * Called by the protocol's read hook for an entry it served from the transaction's snapshot:

@@ -1,0 +1,41 @@
+package io.jato.jcstress;
+
+import io.jato.stm.Stm;
+import io.jato.stm.spi.LongItem;
+import io.jato.stm.spi.TxnContext;
+
+/**
+ * The {@code mvcc} store of the MVCC tests and their transaction bodies (one store for every state,
+ * as {@link Txns} explains), written against the data-type SPI as a data type would.
+ */
+final class MvccTxns {
+    /** A store running cc-protocols' MVCC, found by name like any user would. */
+    static final Stm STORE = Stm.builder().protocol("mvcc").name("jcstress-mvcc").build();
+
+    private MvccTxns() {
+    }
+
+    /** Reads {@code x} then {@code y} in a declared read-only transaction: a snapshot under mvcc. */
+    static long[] readSnapshot(LongItem x, LongItem y) {
+        return STORE.readOnly(txn -> {
+            TxnContext ctx = TxnContext.of(txn, STORE);
+            long a = ctx.readLong(x);
+            long b = ctx.readLong(y);
+            return new long[] {a, b};
+        });
+    }
+
+    /** Writes {@code value} to both items in one transaction (a new version of each). */
+    static void writeBoth(LongItem x, LongItem y, long value) {
+        Txns.writeBoth(STORE, x, y, value);
+    }
+
+    /** Adds {@code delta} to both items in one transaction, reading neither: two delta versions. */
+    static void addBoth(LongItem x, LongItem y, long delta) {
+        STORE.run(txn -> {
+            TxnContext ctx = TxnContext.of(txn, STORE);
+            ctx.addLong(x, delta);
+            ctx.addLong(y, delta);
+        });
+    }
+}
