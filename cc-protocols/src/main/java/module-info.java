@@ -9,5 +9,5 @@ module io.jato.protocols {
             io.jato.protocols.tictoc.TicTocProtocol, io.jato.protocols.tictoc.TicTocProtocol.Si,
             io.jato.protocols.tictoc.TicTocProtocol.Rr,
             io.jato.protocols.twophase.TwoPhaseProtocol, io.jato.protocols.swisstm.SwissTmProtocol,
-            io.jato.protocols.mvcc.MvccProtocol;
+            io.jato.protocols.mvcc.MvccProtocol, io.jato.protocols.maat.MaatProtocol;
 }

@@ -30,6 +30,7 @@ class CapabilitiesTest {
                 "occ", Capabilities.of(Isolation.SERIALIZABLE),
                 "tictoc", Capabilities.of(Isolation.SERIALIZABLE),
                 "mvcc", Capabilities.of(Isolation.SERIALIZABLE, Feature.SNAPSHOT_READS),
+                "maat", Capabilities.of(Isolation.SERIALIZABLE),
                 "tictoc-si", Capabilities.of(Isolation.SNAPSHOT_ISOLATION),
                 "tictoc-rr", Capabilities.of(Isolation.REPEATABLE_READ),
                 "global-lock", Capabilities.of(Isolation.SERIALIZABLE, Feature.OPACITY));
@@ -37,7 +38,7 @@ class CapabilitiesTest {
             assertEquals(caps, Stm.protocolCapabilities(name), name);
             assertEquals(caps, Stm.builder().protocol(name).build().capabilities(), name);
         });
-        assertEquals(List.of("2pl", "global-lock", "mvcc", "occ", "swisstm", "tictoc"), Protocols.correct());
+        assertEquals(List.of("2pl", "global-lock", "maat", "mvcc", "occ", "swisstm", "tictoc"), Protocols.correct());
         assertEquals(List.of("tictoc-rr", "tictoc-si"), Protocols.weaklyIsolated());
     }
 }
