@@ -31,12 +31,15 @@ import static io.jato.protocols.tictoc.TicTocWord.wts;
  * timestamp a committed reader used the version at), plus the item's soft read locks
  * (SoftLocks, in the reference slot: a bit per transaction slot).
  *
- * Execution. A read first takes a soft read lock (sets its slot's bit on the item), then reads as
- * TicToc does (word, rts, value, word; a locked word is polled up to the read spin bound). Writes
- * are buffered; they take no soft lock (see Departures).
+ * Execution. A read waits until the item is unlocked (polled up to the read spin bound), takes a
+ * soft read lock (sets its slot's bit on the item), then reads as TicToc does (word, rts, value,
+ * word). Registering only once the item is unlocked keeps a reader from being narrowed below a
+ * writer whose new version it then reads. Writes are buffered; they take no soft lock (see
+ * Departures).
  *
  * Commit (driver phases):
- *  1. lock    — CAS the word's lock bit, bounded spinning (escalated: unbounded).
+ *  1. lock    — CAS the word's lock bit; the first lock waits up to the lock spin bound, later
+ *               ones spin briefly (as OCC), then LOCK_BUSY; escalated: unbounded.
  *  2. ts      — lower = max(the store's floor; wts of every version read; for every write: rts + 1,
  *               and frozen ts + 1 of every other soft reader). Every other soft reader of a written
  *               item that is still open has its upper bound narrowed below lower (seed 004 §V:
@@ -85,6 +88,9 @@ public final class MaatControl extends ConcurrencyControl {
             throw new ExceptionInInitializerError(e);
         }
     }
+
+    /** Lock attempts for each further write lock once the commit holds one (OCC's default). */
+    static final int HELD_LOCK_SPINS = 128;
 
     /** The entry's read took a soft lock (before its observation). */
     static final int SOFT = Entry.PROTOCOL_FLAG_0;
@@ -172,6 +178,7 @@ public final class MaatControl extends ConcurrencyControl {
             s.releaseAll(); // the previous attempt's finish did not run (a hook threw before it)
         }
         s.range.reset();
+        s.holdsLock = false;
     }
 
     @Override
@@ -298,6 +305,11 @@ public final class MaatControl extends ConcurrencyControl {
     @Override
     public AbortCause lock(TxnContext txn, Entry e) {
         TxItem item = e.item();
+        MaatTxnState s = state(txn);
+        // As OCC: waiting is safe only while the commit holds no lock (no wait-for cycle can run
+        // through it), so the first lock waits long (spin, then yield) and later ones spin briefly
+        // and give up, letting backoff break a possible deadlock.
+        int limit = s.holdsLock ? Math.min(lockSpins, HELD_LOCK_SPINS) : lockSpins;
         for (int spins = 0;; ) {
             long w = Items.wordVolatile(item);
             if ((w & RETIRED) != 0) {
@@ -307,12 +319,13 @@ public final class MaatControl extends ConcurrencyControl {
                 if (Items.casWord(item, w, w | LOCKED)) {
                     e.setLockedWord(w);
                     e.addFlags(Entry.LOCKED);
+                    s.holdsLock = true;
                     return null;
                 }
-            } else if (++spins > lockSpins && !txn.isEscalated()) {
+            } else if (++spins > limit && !txn.isEscalated()) {
                 return AbortCause.LOCK_BUSY;
             }
-            Thread.onSpinWait();
+            LockBitWords.pause(spins);
         }
     }
 

@@ -20,6 +20,8 @@ final class MaatTxnState extends ThreadPadding {
     SoftLocks[] held = new SoftLocks[32];
     /** How many of {@link #held} are in use. */
     int heldCount;
+    /** This attempt's commit holds a write lock (later locks spin briefly). */
+    boolean holdsLock;
 
     MaatTxnState(int slot) {
         this.slot = slot;
