@@ -79,7 +79,6 @@ import static io.jato.protocols.tictoc.TicTocWord.wts;
 /** One store's MaaT instance. Thread-safe; one instance serves every thread of the store. */
 public final class MaatControl extends ConcurrencyControl {
     private static final VarHandle FLOOR;
-    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(MaatTxnState[].class);
 
     static {
         try {
@@ -103,10 +102,8 @@ public final class MaatControl extends ConcurrencyControl {
     private final int stateSlot;
     /** How many slots this store hands out (option {@value MaatProtocol#SOFT_LOCK_SLOTS}). */
     private final int slots;
-    /** The live state holding each slot; set under the monitor (release), read by scans (acquire). */
-    private final MaatTxnState[] bySlot = new MaatTxnState[SoftLocks.SLOTS];
-    /** Slots not handed out; guarded by this. */
-    private long freeSlots;
+    /** Which live state holds each soft-lock bit. */
+    private final SlotTable slotTable;
 
     /** The least commit timestamp of any transaction (TicToc's floor, see the essay). CAS only. */
     @SuppressWarnings("unused") // through FLOOR
@@ -118,7 +115,7 @@ public final class MaatControl extends ConcurrencyControl {
         this.context = context;
         this.stateSlot = context.stateSlot();
         this.slots = slots;
-        this.freeSlots = slots == SoftLocks.SLOTS ? -1L : (1L << slots) - 1;
+        this.slotTable = new SlotTable(slots);
     }
 
     @Override
@@ -143,28 +140,13 @@ public final class MaatControl extends ConcurrencyControl {
     // ------------------------------------------------------------------ per-transaction state
 
     @Override
-    public synchronized Object newTxnState(TxnContext txn) {
-        int slot = -1;
-        if (freeSlots != 0) {
-            slot = Long.numberOfTrailingZeros(freeSlots);
-            freeSlots &= ~(1L << slot);
-        }
-        MaatTxnState s = new MaatTxnState(slot);
-        if (slot >= 0) {
-            SLOT.setRelease(bySlot, slot, s);
-        }
-        return s;
+    public Object newTxnState(TxnContext txn) {
+        return slotTable.newState();
     }
 
     @Override
-    public synchronized void retireTxnState(Object state) {
-        MaatTxnState s = (MaatTxnState) state;
-        if (s.slot >= 0 && SLOT.getAcquire(bySlot, s.slot) == s) {
-            // Its bits may linger on items it read if its last finish did not run; the slot's
-            // next holder clears them at its own finish, and until then they only narrow it.
-            SLOT.setRelease(bySlot, s.slot, null);
-            freeSlots |= s.bit;
-        }
+    public void retireTxnState(Object state) {
+        slotTable.release((MaatTxnState) state);
     }
 
     private MaatTxnState state(TxnContext txn) {
@@ -379,7 +361,7 @@ public final class MaatControl extends ConcurrencyControl {
             return lower;
         }
         for (long m = locks.readers() & ~self; m != 0; m &= m - 1) {
-            MaatTxnState reader = (MaatTxnState) SLOT.getAcquire(bySlot, Long.numberOfTrailingZeros(m));
+            MaatTxnState reader = slotTable.holder(Long.numberOfTrailingZeros(m));
             if (reader != null) {
                 long frozen = reader.range.narrow(lower - 1);
                 if (frozen != MaatRange.NARROWED) {
@@ -472,7 +454,7 @@ public final class MaatControl extends ConcurrencyControl {
         SoftLocks locks = SoftLocks.peek(item);
         if (locks != null) {
             for (long m = locks.readers() & ~state(txn).bit; m != 0; m &= m - 1) {
-                MaatTxnState reader = (MaatTxnState) SLOT.getAcquire(bySlot, Long.numberOfTrailingZeros(m));
+                MaatTxnState reader = slotTable.holder(Long.numberOfTrailingZeros(m));
                 if (reader != null) {
                     reader.range.narrow(-1);
                 }
@@ -560,12 +542,7 @@ public final class MaatControl extends ConcurrencyControl {
         if (locks == null) {
             return null;
         }
-        long live = 0;
-        for (long m = locks.readers(); m != 0; m &= m - 1) {
-            if (SLOT.getAcquire(bySlot, Long.numberOfTrailingZeros(m)) != null) {
-                live |= m & -m;
-            }
-        }
+        long live = slotTable.live(locks.readers());
         return live == 0 ? null : "soft read locks still held by slots " + Long.toBinaryString(live);
     }
 
