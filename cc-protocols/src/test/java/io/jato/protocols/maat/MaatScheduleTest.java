@@ -31,8 +31,12 @@ class MaatScheduleTest {
      *
      * @return {aborts of A's attempts, final x, final y}
      */
-    private static long[] readerOverwrittenBeforeItCommits(String protocol) {
-        Stm stm = Protocols.store(protocol);
+    static long[] readerOverwrittenBeforeItCommits(String protocol) {
+        return readerOverwrittenBeforeItCommits(Protocols.store(protocol), protocol);
+    }
+
+    /** The schedule above on {@code stm}; {@code protocol} names it in messages. */
+    static long[] readerOverwrittenBeforeItCommits(Stm stm, String protocol) {
         TxLong x = new TxLong(stm, 0);
         TxLong y = new TxLong(stm, 0);
         TxLong z = new TxLong(stm, 0);
