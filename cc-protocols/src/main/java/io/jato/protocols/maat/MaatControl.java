@@ -59,8 +59,8 @@ import static io.jato.protocols.tictoc.TicTocWord.wts;
  *  finish — clear every soft lock the attempt took (commit and abort alike; begin clears them too
  *           if a previous finish did not run).
  *
- * Why a writer reads rts after the soft locks. A reader R frozen at ts_R raises rts and then
- * clears its soft lock; a writer W locks, loads the soft-lock word, then rts. If W misses R's bit,
+ * Why a writer reads rts after the soft locks. A reader R committing at ts_R raises rts (validate)
+ * before it clears its soft lock (finish); a writer W locks, loads the soft-lock word, then rts. If W misses R's bit,
  * the clear came first, so the raise did too, and W's rts load sees it. If W sees the bit, R is
  * open (narrowed) or frozen (W goes above it). Either way ts_R < ts_W. docs/maat.md has the
  * whole argument.
