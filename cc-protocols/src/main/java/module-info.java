@@ -10,5 +10,6 @@ module io.jato.protocols {
             io.jato.protocols.tictoc.TicTocProtocol.Rr,
             io.jato.protocols.twophase.TwoPhaseProtocol, io.jato.protocols.swisstm.SwissTmProtocol,
             io.jato.protocols.mvcc.MvccProtocol, io.jato.protocols.tebaldi.TebaldiProtocol,
-            io.jato.protocols.tebaldi.TebaldiProtocol.TwoLayer, io.jato.protocols.adaptive.AdaptiveProtocol;
+            io.jato.protocols.tebaldi.TebaldiProtocol.TwoLayer, io.jato.protocols.adaptive.AdaptiveProtocol,
+            io.jato.protocols.maat.MaatProtocol;
 }

@@ -31,6 +31,7 @@ class CapabilitiesTest {
                 Map.entry("adaptive", Capabilities.of(Isolation.SERIALIZABLE)),
                 Map.entry("tictoc", Capabilities.of(Isolation.SERIALIZABLE)),
                 Map.entry("mvcc", Capabilities.of(Isolation.SERIALIZABLE, Feature.SNAPSHOT_READS)),
+                Map.entry("maat", Capabilities.of(Isolation.SERIALIZABLE)),
                 Map.entry("tictoc-si", Capabilities.of(Isolation.SNAPSHOT_ISOLATION)),
                 Map.entry("tictoc-rr", Capabilities.of(Isolation.REPEATABLE_READ)),
                 Map.entry("global-lock", Capabilities.of(Isolation.SERIALIZABLE, Feature.OPACITY)),
@@ -40,8 +41,8 @@ class CapabilitiesTest {
             assertEquals(caps, Stm.protocolCapabilities(name), name);
             assertEquals(caps, Stm.builder().protocol(name).build().capabilities(), name);
         });
-        assertEquals(List.of("2pl", "adaptive", "global-lock", "mvcc", "occ", "swisstm", "tebaldi", "tebaldi-2layer",
-                "tictoc"), Protocols.correct());
+        assertEquals(List.of("2pl", "adaptive", "global-lock", "maat", "mvcc", "occ", "swisstm", "tebaldi",
+                "tebaldi-2layer", "tictoc"), Protocols.correct());
         assertEquals(List.of("tictoc-rr", "tictoc-si"), Protocols.weaklyIsolated());
     }
 }
