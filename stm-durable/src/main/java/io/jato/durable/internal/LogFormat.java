@@ -86,13 +86,15 @@ public final class LogFormat {
      * @param storeId the store's id, or 0 to accept any (reading the store file itself)
      */
     public static Header checkHeader(Path file, ByteBuffer b, long magic, long storeId) {
+        for (int i = 0, n = Math.min(8, b.limit()); i < n; i++) {
+            if (b.get(i) != (byte) (magic >>> (8 * i))) {
+                throw new CorruptFileException(file, 0, "not a Jato " + kind(magic) + " file (its first bytes are not "
+                        + "the magic number)");
+            }
+        }
         if (b.limit() < HEADER_BYTES) {
             throw new CorruptFileException(file, b.limit(), "truncated header: " + b.limit() + " of "
                     + HEADER_BYTES + " bytes");
-        }
-        if (b.getLong(0) != magic) {
-            throw new CorruptFileException(file, 0, "not a Jato " + kind(magic) + " file (magic 0x"
-                    + Long.toHexString(b.getLong(0)) + ")");
         }
         int version = b.getInt(8);
         if (version != FORMAT_VERSION) {

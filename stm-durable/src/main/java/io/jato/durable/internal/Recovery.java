@@ -217,7 +217,7 @@ final class Recovery {
 
     private Segment scan(Path f, long number, boolean last) throws IOException {
         ByteBuffer b = read(f);
-        if (last && b.limit() < LogFormat.HEADER_BYTES) {
+        if (last && b.limit() < LogFormat.HEADER_BYTES && startsWithMagic(b)) {
             // A crash between creating the segment and syncing its header: it holds nothing.
             tornTail = f.getFileName() + ": header torn at " + b.limit() + " bytes; the empty segment was removed";
             obsolete.add(f);
@@ -255,6 +255,16 @@ final class Recovery {
             pos += LogFormat.RECORD_HEADER + b.getInt(pos);
         }
         return seg;
+    }
+
+    /** @return true if the bytes there are (a prefix of) a log segment's magic: a header cut short, not a foreign file */
+    private static boolean startsWithMagic(ByteBuffer b) {
+        try {
+            LogFormat.checkHeader(null, b, LogFormat.LOG_MAGIC, 0);
+            return true;
+        } catch (CorruptFileException e) {
+            return e.offset() != 0;
+        }
     }
 
     /** @return null if a well-formed record starts at {@code pos}, else what is wrong with it */
