@@ -52,7 +52,7 @@ class DurableStoreTest {
         try (DurableStore s = open(dir, DurabilityMode.DURABLE)) {
             DurableMap<Long, Long> a = s.map("accounts");
             DurableMap<String, String> n = s.map("names");
-            assertEquals(12L, a.getNonTx(1L));
+            assertEquals(12L, a.getNonTx(1L), s.recoveryReport().toString());
             assertNull(a.getNonTx(2L));
             assertEquals("ex", n.getNonTx("x"));
             assertEquals(2, s.recoveryReport().transactionsApplied(), s.recoveryReport().toString());

@@ -65,6 +65,7 @@ public final class LogWriter implements Runnable {
     private RecordOutput out;
     private long segment;
     private long maxRecordEpoch;
+    private long lastMarker;
     private IOException drainFailure;
     private Thread thread;
 
@@ -84,6 +85,7 @@ public final class LogWriter implements Runnable {
         this.epoch = firstEpoch;
         this.durable = firstEpoch - 1;
         this.maxRecordEpoch = firstEpoch - 1;
+        this.lastMarker = firstEpoch - 1;
         this.out = openSegment(segment, cutLow, firstEpoch);
         out.sync();
         Files2.syncDir(dir);
@@ -244,12 +246,14 @@ public final class LogWriter implements Runnable {
     }
 
     private void round() throws IOException {
+        final long e = epoch;
+        epoch = e + 1;
+        // After opening e+1: a thread that joined epoch e read it before that store, and it
+        // registered its ring before reading it, so its ring is in the queue now.
         ThreadLog t;
         while ((t = registrations.poll()) != null) {
             logs.add(t);
         }
-        final long e = epoch;
-        epoch = e + 1;
         for (int i = 0, n = logs.size(); i < n; i++) {
             ThreadLog log = logs.get(i);
             int spins = 0;
@@ -261,9 +265,13 @@ public final class LogWriter implements Runnable {
             }
         }
         drainAll();
-        if (out.dirty()) {
+        // A marker is due if this round appended anything, and also if an earlier round drained a
+        // record of a later epoch than its marker (a thread that committed in e while e-1 closed):
+        // that record is on disk already but only a marker of its epoch makes recovery apply it.
+        if (out.dirty() || maxRecordEpoch > lastMarker) {
             out.appendLong(LogFormat.EPOCH, e);
             out.sync();
+            lastMarker = e;
         }
         durable = e;
         if (waiters.get() != 0) {
