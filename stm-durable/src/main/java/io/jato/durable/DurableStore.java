@@ -155,6 +155,19 @@ public final class DurableStore implements AutoCloseable {
         engine.close();
     }
 
+    /** The flag Agrona 2 needs: it reads {@code jdk.internal.misc.Unsafe}. */
+    public static final String REQUIRED_JVM_FLAG = "--add-exports java.base/jdk.internal.misc=ALL-UNNAMED";
+
+    /** Fails with the flag to add, rather than with Agrona's class-initialization error deep in a commit. */
+    static void checkJvmFlags() {
+        try {
+            new org.agrona.concurrent.UnsafeBuffer(new byte[8]).putLong(0, 1L);
+        } catch (LinkageError e) {
+            throw new IllegalStateException("jato-durable needs the JVM flag " + REQUIRED_JVM_FLAG
+                    + " (Agrona's buffers use jdk.internal.misc.Unsafe); see docs/durability.md", e);
+        }
+    }
+
     /** Declares a store's maps and options, then recovers and opens it. */
     public static final class Builder {
         private final Path dir;
@@ -250,6 +263,7 @@ public final class DurableStore implements AutoCloseable {
          * @throws IllegalStateException if the directory is open in another store
          */
         public DurableStore open() {
+            checkJvmFlags();
             engine = new DurableEngine(stm, dir, logBufferBytes);
             for (Runnable d : declarations) {
                 d.run();
