@@ -28,12 +28,14 @@ public final class DurableTransferWorkload implements Workload {
     private final long seed;
     private final String durability;
     private final Path dir;
+    private final long checkpointMillis;
     private DurableStore store;
     private DurableMap<Long, Long> logged;
     private TxHashMap<Long, Long> plain;
     private String recovery = "";
 
-    DurableTransferWorkload(Stm stm, int accounts, long seed, String durability, Path dir) {
+    DurableTransferWorkload(Stm stm, int accounts, long seed, String durability, Path dir, long checkpointMillis) {
+        this.checkpointMillis = checkpointMillis;
         this.stm = stm;
         this.accountCount = accounts;
         this.seed = seed;
@@ -53,6 +55,7 @@ public final class DurableTransferWorkload implements Workload {
         p.put("durability", durability);
         if (dir != null) {
             p.put("durable_dir", dir.toString());
+            p.put("checkpoint_s", checkpointMillis / 1000);
         }
         return p;
     }
@@ -68,7 +71,7 @@ public final class DurableTransferWorkload implements Workload {
         }
         store = DurableStore.builder(dir, stm)
                 .mode(durability.equals("async") ? DurabilityMode.ASYNC : DurabilityMode.DURABLE)
-                .checkpointMillis(10_000)
+                .checkpointMillis(checkpointMillis)
                 .map("accounts", Codecs.longs(), Codecs.longs())
                 .open();
         recovery = store.recoveryReport().toString();

@@ -44,7 +44,8 @@ public final class TransferCommand implements WorkloadCommand {
         return List.of(Option.valued("accounts", "N", "accounts (default 2)"),
                 Option.valued("durable", "DIR", "log the accounts into DIR (a durable store; see docs/durability.md)"),
                 Option.valued("durability", "MODE", "with a map of accounts: off (no log), async, durable (default"
-                        + " durable with --durable)"));
+                        + " durable with --durable)"),
+                Option.valued("checkpoint", "SECONDS", "with --durable: checkpoint every SECONDS, 0 never (default 10)"));
     }
 
     @Override
@@ -59,7 +60,9 @@ public final class TransferCommand implements WorkloadCommand {
             if (dir != null && mode.equals("off")) {
                 throw new UsageException("--durability off logs nothing: leave out --durable " + dir);
             }
-            return new DurableTransferWorkload(stm, accounts, seed, mode, dir == null ? null : Path.of(dir));
+            int checkpoint = o.intValue("checkpoint", 10, 0, 86_400);
+            return new DurableTransferWorkload(stm, accounts, seed, mode, dir == null ? null : Path.of(dir),
+                    checkpoint * 1000L);
         }
         return new TransferWorkload(stm, accounts, seed);
     }
