@@ -153,7 +153,9 @@ public final class ThreadLog implements Scratch.Pooled {
                 writer.append(this, staging, length);
             }
         } finally {
-            ACTIVE.setVolatile(this, IDLE);
+            // A release store: the logger needs the record (written before) visible once it sees
+            // IDLE, not a full fence on every commit.
+            ACTIVE.setRelease(this, IDLE);
         }
     }
 
