@@ -72,10 +72,14 @@ final class RecordOutput implements AutoCloseable {
         int body = 1 + payload;
         out.putInt(start, body);
         out.put(start + LogFormat.RECORD_HEADER, type);
+        int end = start + LogFormat.RECORD_HEADER + body;
+        // The checksum reads the buffer itself (no duplicate: the logger allocates nothing per record).
+        out.limit(end).position(start + LogFormat.RECORD_HEADER);
         crc.reset();
-        crc.update(out.duplicate().limit(start + LogFormat.RECORD_HEADER + body).position(start + LogFormat.RECORD_HEADER));
+        crc.update(out);
+        out.limit(out.capacity());
         out.putInt(start + 4, (int) crc.getValue());
-        out.position(start + LogFormat.RECORD_HEADER + body);
+        out.position(end);
     }
 
     /** Writes the buffered bytes to the file (not yet synced). */
