@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Durable maps over a Jato {@link Stm}: their committed writes are logged by a logger thread in
@@ -93,6 +94,26 @@ public final class DurableStore implements AutoCloseable {
      */
     public void awaitDurable() {
         engine.writer().awaitDurable(engine.writer().epoch());
+    }
+
+    /**
+     * Runs {@code body} as a transaction of the store's {@code Stm}, returning once it committed in
+     * memory whatever the store's mode, with a future of its result that completes when the
+     * transaction is on disk: the durable mode's guarantee without waiting for it on this thread.
+     * The future fails with {@link DurabilityException} if the log fails first.
+     */
+    public <T> CompletableFuture<T> atomicDurableFuture(TxnFunction<T> body) {
+        T result = stm.atomic(body);
+        return durableFuture().thenApply(epoch -> result);
+    }
+
+    /**
+     * @return a future that completes (with the durable epoch) once every transaction that committed
+     *         before this call is on disk, within an epoch period ({@link Builder#epochMillis});
+     *         exceptionally with {@link DurabilityException} if the log fails first
+     */
+    public CompletableFuture<Long> durableFuture() {
+        return engine.writer().durableFuture(engine.writer().epoch());
     }
 
     /** @return the last epoch on disk (diagnostics) */

@@ -51,6 +51,9 @@ class DiskFullTest {
                 () -> s.atomic(tx -> a.put(tx, 0L, -1L)));
         assertTrue(refused.getMessage().contains("accepts no more durable writes"), refused.getMessage());
         assertEquals(before, a.getNonTx(0L));
+        java.util.concurrent.ExecutionException late = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> s.durableFuture().get());
+        assertTrue(late.getCause() instanceof DurabilityException, late.toString());
         s.close();
 
         try (DurableStore r = DurableStore.builder(dir, Stm.builder().build())

@@ -127,6 +127,21 @@ class DurableStoreTest {
     }
 
     @Test
+    void aFutureCompletesWhenTheCommitIsDurable() throws Exception {
+        java.util.concurrent.CompletableFuture<Long> f;
+        try (DurableStore s = open(dir, DurabilityMode.ASYNC)) {
+            DurableMap<Long, Long> a = s.map("accounts");
+            f = s.atomicDurableFuture(tx -> a.put(tx, 1L, 41L) == null ? 1L : 0L);
+            assertEquals(1L, f.get(10, java.util.concurrent.TimeUnit.SECONDS));
+            assertTrue(s.durableEpoch() >= 0);
+            assertTrue(s.durableFuture().get(10, java.util.concurrent.TimeUnit.SECONDS) >= 0);
+        }
+        try (DurableStore s = open(dir, DurabilityMode.ASYNC)) {
+            assertEquals(41L, s.<Long, Long>map("accounts").getNonTx(1L));
+        }
+    }
+
+    @Test
     void concurrentTransfersRecoverWithTheirSum() throws Exception {
         int accounts = 32;
         long total;

@@ -50,6 +50,13 @@ public final class LogWriter implements Runnable {
     private final AtomicInteger waiters = new AtomicInteger();
     private final Object monitor = new Object();
     private final MessageHandler drain = this::onMessage;
+    /** Futures waiting for an epoch: any thread offers, the logger thread completes them. */
+    private final MpscUnboundedArrayQueue<Pending> futures = new MpscUnboundedArrayQueue<>(64);
+    /** Logger thread only: futures taken from the queue whose epoch is not durable yet. */
+    private final ArrayList<Pending> pending = new ArrayList<>();
+
+    private record Pending(long epoch, CompletableFuture<Long> future) {
+    }
 
     /** The open epoch: written by the logger thread only (volatile), read by committing threads. */
     private volatile long epoch;
@@ -174,6 +181,58 @@ public final class LogWriter implements Runnable {
     }
 
     /**
+     * @return a future completed with the durable epoch once every record of epoch {@code target}
+     *         and below is on disk, or exceptionally with a {@link DurabilityException} if the log
+     *         fails (or an {@link IllegalStateException} if the store closes) first; completed by
+     *         the logger thread at the end of a round
+     */
+    public CompletableFuture<Long> durableFuture(long target) {
+        long d = durable;
+        if (d >= target) {
+            return CompletableFuture.completedFuture(d);
+        }
+        CompletableFuture<Long> f = new CompletableFuture<>();
+        futures.offer(new Pending(target, f));
+        if (stopped) {
+            // The logger may have finished its last round before the offer: nobody else completes it.
+            fail(f, target);
+        }
+        return f;
+    }
+
+    private void fail(CompletableFuture<Long> f, long target) {
+        if (durable >= target) {
+            f.complete(durable);
+            return;
+        }
+        Throwable cause = failure;
+        f.completeExceptionally(cause != null
+                ? new DurabilityException("commits up to epoch " + target + " may not be durable: the log failed: "
+                        + cause, cause)
+                : new IllegalStateException("the durable store was closed before epoch " + target + " became durable"));
+    }
+
+    private void completeFutures() {
+        Pending p;
+        while ((p = futures.poll()) != null) {
+            pending.add(p);
+        }
+        long d = durable;
+        boolean down = stopped;
+        pending.removeIf(q -> {
+            if (q.epoch <= d) {
+                q.future.complete(d);
+                return true;
+            }
+            if (down) {
+                fail(q.future, q.epoch);
+                return true;
+            }
+            return false;
+        });
+    }
+
+    /**
      * Closes the current segment after the next round and opens the next one.
      *
      * @return {the new segment's number, the largest epoch of any record in earlier segments}
@@ -242,6 +301,7 @@ public final class LogWriter implements Runnable {
             if (r != null) {
                 r.completeExceptionally(failure != null ? failure : new IllegalStateException("closed"));
             }
+            completeFutures();
         }
     }
 
@@ -278,6 +338,9 @@ public final class LogWriter implements Runnable {
             synchronized (monitor) {
                 monitor.notifyAll();
             }
+        }
+        if (!pending.isEmpty() || !futures.isEmpty()) {
+            completeFutures();
         }
         CompletableFuture<long[]> r = rollRequest;
         if (r != null) {
