@@ -198,6 +198,7 @@ public final class DurableStore implements AutoCloseable {
         private long checkpointMillis;
         private int logBufferBytes = 1 << 20;
         private long logQuotaBytes = Long.MAX_VALUE;
+        private long segmentBytes = 256L << 20;
         private final List<Runnable> declarations = new ArrayList<>();
         private final List<String> names = new ArrayList<>();
         private DurableEngine engine;
@@ -240,6 +241,19 @@ public final class DurableStore implements AutoCloseable {
                 throw new IllegalArgumentException("logBufferBytes must be in [4096, 2^30], was " + bytes);
             }
             this.logBufferBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Starts a new log segment once the current one holds this many bytes (checked once per
+         * epoch); default 256 MiB. Recovery reads one segment at a time into the heap, and the log
+         * is truncated by whole segments.
+         */
+        public Builder segmentBytes(long bytes) {
+            if (bytes < 4096 || bytes > (1L << 30)) {
+                throw new IllegalArgumentException("segmentBytes must be in [4096, 2^30], was " + bytes);
+            }
+            this.segmentBytes = bytes;
             return this;
         }
 
@@ -290,7 +304,7 @@ public final class DurableStore implements AutoCloseable {
                 d.run();
             }
             try {
-                engine.open(epochMillis, logQuotaBytes, stm.name());
+                engine.open(epochMillis, segmentBytes, logQuotaBytes, stm.name());
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot open durable store " + dir, e);
             }

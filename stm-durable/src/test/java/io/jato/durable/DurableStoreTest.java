@@ -198,6 +198,25 @@ class DurableStoreTest {
     }
 
     @Test
+    void fullSegmentsRollAndAllAreReplayed() throws IOException {
+        try (DurableStore s = DurableStore.builder(dir, Stm.builder().build()).mode(DurabilityMode.DURABLE)
+                .epochMillis(1).segmentBytes(4096).map("accounts", Codecs.longs(), Codecs.longs()).open()) {
+            DurableMap<Long, Long> a = s.map("accounts");
+            for (long i = 0; i < 300; i++) {
+                long k = i;
+                s.atomic(tx -> a.put(tx, k % 50, k));
+            }
+        }
+        try (DurableStore s = open(dir, DurabilityMode.DURABLE)) {
+            DurableMap<Long, Long> a = s.map("accounts");
+            for (long k = 0; k < 50; k++) {
+                assertEquals(250 + k, a.getNonTx(k), s.recoveryReport().toString());
+            }
+            assertTrue(s.recoveryReport().segmentsReplayed() > 3, s.recoveryReport().toString());
+        }
+    }
+
+    @Test
     void aSecondStoreOnTheSameDirectoryIsRefused() {
         try (DurableStore s = open(dir, DurabilityMode.DURABLE)) {
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> open(dir, DurabilityMode.DURABLE));

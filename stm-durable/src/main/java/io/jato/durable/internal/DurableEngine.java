@@ -89,7 +89,7 @@ public final class DurableEngine {
     }
 
     /** Locks the directory, recovers the maps and starts the logger (and, if asked, the checkpointer). */
-    public RecoveryReport open(long epochMillis, long logQuotaBytes, String storeName) throws IOException {
+    public RecoveryReport open(long epochMillis, long segmentBytes, long logQuotaBytes, String storeName) throws IOException {
         Files.createDirectories(dir);
         lockChannel = FileChannel.open(dir.resolve(Files2.LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         try {
@@ -105,7 +105,7 @@ public final class DurableEngine {
             long storeId = storeId();
             Recovery r = new Recovery(dir, storeId, Collections.unmodifiableMap(maps));
             report = r.run();
-            writer = new LogWriter(dir, storeId, epochMillis, new AtomicLong(logQuotaBytes));
+            writer = new LogWriter(dir, storeId, epochMillis, segmentBytes, new AtomicLong(logQuotaBytes));
             writer.start(r.nextSegment, r.cutLow, r.nextEpoch, storeName);
             checkpointer = new Checkpointer(dir, storeId, writer, stm.concurrencyControl(), maps.values());
             return report;

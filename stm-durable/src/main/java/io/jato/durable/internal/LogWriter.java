@@ -44,6 +44,8 @@ public final class LogWriter implements Runnable {
     private final long storeId;
     private final long epochNanos;
     private final AtomicLong budget;
+    /** A segment is closed once it holds this much (at the end of a round), and a new one opened. */
+    private final long segmentBytes;
     private final MpscUnboundedArrayQueue<ThreadLog> registrations = new MpscUnboundedArrayQueue<>(64);
     /** The rings this thread drains; logger thread only. */
     private final ArrayList<ThreadLog> logs = new ArrayList<>();
@@ -76,7 +78,8 @@ public final class LogWriter implements Runnable {
     private IOException drainFailure;
     private Thread thread;
 
-    LogWriter(Path dir, long storeId, long epochMillis, AtomicLong budget) {
+    LogWriter(Path dir, long storeId, long epochMillis, long segmentBytes, AtomicLong budget) {
+        this.segmentBytes = segmentBytes;
         this.dir = dir;
         this.storeId = storeId;
         this.epochNanos = epochMillis * 1_000_000L;
@@ -344,14 +347,22 @@ public final class LogWriter implements Runnable {
         }
         CompletableFuture<long[]> r = rollRequest;
         if (r != null) {
-            out.close();
-            segment++;
-            out = openSegment(segment, LogFormat.NO_CUT, epoch);
-            out.sync();
-            Files2.syncDir(dir);
+            rollSegment();
             rollRequest = null;
             r.complete(new long[] {segment, maxRecordEpoch});
+        } else if (out.size() >= segmentBytes) {
+            // Bounded segments: recovery reads a segment whole, and only whole segments are deleted.
+            rollSegment();
         }
+    }
+
+    /** Closes the current segment (synced by the round) and opens the next; the epoch open now is its base. */
+    private void rollSegment() throws IOException {
+        out.close();
+        segment++;
+        out = openSegment(segment, LogFormat.NO_CUT, epoch);
+        out.sync();
+        Files2.syncDir(dir);
     }
 
     private void drainAll() throws IOException {

@@ -23,6 +23,8 @@ final class RecordOutput implements AutoCloseable {
     private final CRC32C crc = new CRC32C();
     private ByteBuffer out = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
     private long unsynced;
+    /** Bytes appended so far, header included. */
+    private long size;
 
     RecordOutput(Path file, ByteBuffer header, AtomicLong budget) throws IOException {
         this.file = file;
@@ -30,6 +32,7 @@ final class RecordOutput implements AutoCloseable {
         this.channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         boolean ok = false;
         try {
+            size = header.remaining();
             out.put(header);
             ok = true;
         } finally {
@@ -80,6 +83,12 @@ final class RecordOutput implements AutoCloseable {
         out.limit(out.capacity());
         out.putInt(start + 4, (int) crc.getValue());
         out.position(end);
+        size += end - start;
+    }
+
+    /** @return bytes appended so far (flushed or not), header included */
+    long size() {
+        return size;
     }
 
     /** Writes the buffered bytes to the file (not yet synced). */
