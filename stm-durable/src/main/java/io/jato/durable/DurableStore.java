@@ -233,8 +233,9 @@ public final class DurableStore implements AutoCloseable {
         }
 
         /**
-         * Bytes of each committing thread's log ring (rounded up to a power of two, at least 4096);
-         * one transaction's record may take up to an eighth of it. Default 1 MiB.
+         * Bytes of each committing thread's log ring (rounded up to a power of two, at least 4096).
+         * A transaction whose record is larger than an eighth of it is copied to the logger through
+         * a queue instead (an allocation per such transaction). Default 1 MiB.
          */
         public Builder logBufferBytes(int bytes) {
             if (bytes < 4096 || bytes > (1 << 30)) {

@@ -198,6 +198,27 @@ class DurableStoreTest {
     }
 
     @Test
+    void aTransactionLargerThanTheRingTakesIsLoggedWhole() {
+        try (DurableStore s = DurableStore.builder(dir, Stm.builder().build()).logBufferBytes(4096)
+                .map("accounts", Codecs.longs(), Codecs.longs()).open()) {
+            DurableMap<Long, Long> a = s.map("accounts");
+            s.atomic(tx -> {
+                for (long i = 0; i < 500; i++) { // about 18 KB of record, the ring takes 512 bytes
+                    a.put(tx, i, i * 3);
+                }
+                return null;
+            });
+            s.atomic(tx -> a.put(tx, 7L, 7L));
+        }
+        try (DurableStore s = open(dir, DurabilityMode.DURABLE)) {
+            DurableMap<Long, Long> a = s.map("accounts");
+            assertEquals(500, a.sizeNonTx());
+            assertEquals(1497L, a.getNonTx(499L));
+            assertEquals(7L, a.getNonTx(7L));
+        }
+    }
+
+    @Test
     void fullSegmentsRollAndAllAreReplayed() throws IOException {
         try (DurableStore s = DurableStore.builder(dir, Stm.builder().build()).mode(DurabilityMode.DURABLE)
                 .epochMillis(1).segmentBytes(4096).map("accounts", Codecs.longs(), Codecs.longs()).open()) {

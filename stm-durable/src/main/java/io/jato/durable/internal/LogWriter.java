@@ -4,6 +4,7 @@ import io.jato.durable.DurabilityException;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.jctools.queues.MpscUnboundedArrayQueue;
 
 import java.io.IOException;
@@ -52,6 +53,8 @@ public final class LogWriter implements Runnable {
     private final AtomicInteger waiters = new AtomicInteger();
     private final Object monitor = new Object();
     private final MessageHandler drain = this::onMessage;
+    /** Records too large for their thread's ring; any thread offers, the logger drains. */
+    private final MpscUnboundedArrayQueue<byte[]> large = new MpscUnboundedArrayQueue<>(16);
     /** Futures waiting for an epoch: any thread offers, the logger thread completes them. */
     private final MpscUnboundedArrayQueue<Pending> futures = new MpscUnboundedArrayQueue<>(64);
     /** Logger thread only: futures taken from the queue whose epoch is not durable yet. */
@@ -135,6 +138,20 @@ public final class LogWriter implements Runnable {
 
     /** Committing thread: puts a record into its ring, waiting for room while the logger drains. */
     void append(ThreadLog log, DirectBuffer record, int length) {
+        if (length > log.ring.maxMsgLength()) {
+            // Larger than the ring takes (an eighth of it): a copy goes through the queue of large
+            // records, drained with the rings. Allocates, but only for such transactions.
+            byte[] copy = new byte[length];
+            record.getBytes(0, copy);
+            large.offer(copy);
+            LockSupport.unpark(thread);
+            return;
+        }
+        if (log.sinceWake(length)) {
+            // A quarter of the ring written since the last wake-up: let the logger drain it now
+            // rather than at the end of the epoch, so the ring never fills in steady state.
+            LockSupport.unpark(thread);
+        }
         int spins = 0;
         while (!log.ring.write(ThreadLog.TXN_MESSAGE, record, 0, length)) {
             if (failure != null || stopped) {
@@ -284,8 +301,16 @@ public final class LogWriter implements Runnable {
                 if (last) {
                     break;
                 }
-                if (waiters.get() == 0 && rollRequest == null && !closing) {
-                    LockSupport.parkNanos(epochNanos);
+                long deadline = System.nanoTime() + epochNanos;
+                while (waiters.get() == 0 && rollRequest == null && !closing) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        break;
+                    }
+                    LockSupport.parkNanos(left);
+                    // Woken by a filling ring (or spuriously): empty the rings into the segment
+                    // while the epoch stays open; the next round's marker covers them.
+                    drainAll();
                 }
             }
         } catch (Throwable t) {
@@ -366,6 +391,15 @@ public final class LogWriter implements Runnable {
     }
 
     private void drainAll() throws IOException {
+        byte[] big;
+        while ((big = large.poll()) != null) {
+            onMessage(ThreadLog.TXN_MESSAGE, new UnsafeBuffer(big), 0, big.length);
+            if (drainFailure != null) {
+                IOException x = drainFailure;
+                drainFailure = null;
+                throw x;
+            }
+        }
         for (int i = 0, n = logs.size(); i < n; i++) {
             ThreadLog log = logs.get(i);
             while (log.ring.read(drain) != 0) {

@@ -59,13 +59,28 @@ public final class ThreadLog implements Scratch.Pooled {
     private int count;
     private boolean prepared;
     private int length;
+    /** Bytes put into the ring since the logger was last woken for it (owner thread only). */
+    private int unwoken;
+    private final int wakeBytes;
 
     ThreadLog(LogWriter writer, int ringBytes) {
         this.writer = writer;
         int capacity = Integer.highestOneBit(Math.max(4096, ringBytes - 1)) << 1;
         this.ring = new OneToOneRingBuffer(new UnsafeBuffer(
                 ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
+        this.wakeBytes = capacity / 4;
         writer.register(this);
+    }
+
+    /** Counts a record of {@code bytes}; true (and the count restarts) when the logger should be woken. */
+    boolean sinceWake(int bytes) {
+        int n = unwoken + bytes;
+        if (n >= wakeBytes) {
+            unwoken = 0;
+            return true;
+        }
+        unwoken = n;
+        return false;
     }
 
     long active() {
@@ -109,9 +124,9 @@ public final class ThreadLog implements Scratch.Pooled {
             pos = encode(b, pos, i);
         }
         b.putInt(8, count, LE);
-        if (pos > ring.maxMsgLength()) {
-            throw new DurabilityException("a transaction's log record of " + pos + " bytes exceeds the per-thread log"
-                    + " buffer's limit of " + ring.maxMsgLength() + " bytes; raise DurableStore.Builder.logBufferBytes");
+        if (pos > LogFormat.MAX_RECORD - 1) {
+            throw new DurabilityException("a transaction's log record of " + pos + " bytes exceeds the log's limit of "
+                    + (LogFormat.MAX_RECORD - 1) + " bytes per transaction; split the transaction");
         }
         length = pos;
         long e;
