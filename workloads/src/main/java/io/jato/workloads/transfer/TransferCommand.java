@@ -7,6 +7,7 @@ import io.jato.workloads.UsageException;
 import io.jato.workloads.Workload;
 import io.jato.workloads.WorkloadCommand;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /** The {@code transfer} subcommand: validates its options and creates a {@link TransferWorkload}. */
@@ -33,17 +34,36 @@ public final class TransferCommand implements WorkloadCommand {
                 default two accounts every pair of transactions conflicts. With 4 or 8 threads on 2
                 cores, and with the runner's --interrupt, it shows how the store copes with lock
                 holders that are descheduled and with pending interrupts. After the run the check
-                verifies that the total balance is unchanged.""";
+                verifies that the total balance is unchanged. With --durable DIR (or --durability)
+                the accounts are a map of Long balances, logged to DIR in async or durable mode, or
+                not at all (off): the same transactions three ways, for the cost of logging.""";
     }
 
     @Override
     public List<Option> options() {
-        return List.of(Option.valued("accounts", "N", "accounts (default 2)"));
+        return List.of(Option.valued("accounts", "N", "accounts (default 2)"),
+                Option.valued("durable", "DIR", "log the accounts into DIR (a durable store; see docs/durability.md)"),
+                Option.valued("durability", "MODE", "with a map of accounts: off (no log), async, durable (default"
+                        + " durable with --durable)"),
+                Option.valued("checkpoint", "SECONDS", "with --durable: checkpoint every SECONDS, 0 never (default 10)"));
     }
 
     @Override
     public Workload create(Options o, Stm stm, long seed) throws UsageException {
         int accounts = o.intValue("accounts", 2, 2, MAX_ACCOUNTS);
+        if (o.has("durable") || o.has("durability")) {
+            String mode = o.choice("durability", "durable", List.of("off", "async", "durable"));
+            String dir = o.string("durable", null);
+            if (dir == null && !mode.equals("off")) {
+                throw new UsageException("--durability " + mode + " needs --durable DIR");
+            }
+            if (dir != null && mode.equals("off")) {
+                throw new UsageException("--durability off logs nothing: leave out --durable " + dir);
+            }
+            int checkpoint = o.intValue("checkpoint", 10, 0, 86_400);
+            return new DurableTransferWorkload(stm, accounts, seed, mode, dir == null ? null : Path.of(dir),
+                    checkpoint * 1000L);
+        }
         return new TransferWorkload(stm, accounts, seed);
     }
 }
