@@ -24,8 +24,8 @@ import java.util.function.Consumer;
 /*
  * The transaction as data types and protocols see it: one object per (platform thread, store),
  * reused by every transaction of that thread in that store, or one of the store's pool, which a
- * virtual thread borrows for one outermost transaction (internal.StoreContexts). It is a facade over small package-private
- * classes of this package, each with one job:
+ * virtual thread borrows for one outermost transaction (internal.StoreContexts). It is a facade
+ * over small package-private classes of this package, each with one job:
  *
  *   AccessSet     the entries, their lookup, and the write / read / check lists the commit walks
  *   ScratchPool   pooled per-attempt objects (Scratch)
@@ -231,7 +231,10 @@ public final class TxnContext extends Txn {
         owner = null;
     }
 
-    /** The owner thread died, or the pool was full: the store drops this context; its protocol state leaves the registry. */
+    /**
+     * The owner thread died, or the pool was full: the store drops this context; its protocol state
+     * leaves the registry.
+     */
     void retire() {
         if (protocolContext.unregisterTxnState(ccState)) {
             cc.retireTxnState(ccState);
