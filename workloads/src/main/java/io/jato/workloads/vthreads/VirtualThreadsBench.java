@@ -27,9 +27,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * same N x K transfers as N tasks on a pool of 2 platform threads. Each prints the seconds taken,
  * the store's aborts by cause and the heap used after a GC while the threads are alive (live mode).
  * A harness, not a runner command: it reports one run per line; the page runs it a few times.
+ * {@code -Djato.vt.accounts=N} sets the number of accounts (1,000 by default).
  */
 public final class VirtualThreadsBench {
-    private static final int ACCOUNTS = 1000;
+    /** Accounts transfers pick from: {@code -Djato.vt.accounts=N} (fewer: more contention). */
+    private static final int ACCOUNTS = Integer.getInteger("jato.vt.accounts", 1000);
     private static final long INITIAL = 1_000_000;
 
     private VirtualThreadsBench() {
