@@ -3,15 +3,18 @@ package io.jato.protocols.mvcc;
 import io.jato.collections.TxLong;
 import io.jato.protocols.suite.Protocols;
 import io.jato.stm.Stm;
+import io.jato.stm.spi.TxItem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 
+import java.lang.reflect.Field;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -24,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * different pooled contexts: MVCC carries its per-thread clock across them ({@code handOff},
  * {@code takeOver}). Without it the snapshot, taken in a context whose clock predates the commit,
  * read below it while an older writer held the stable point back, and saw the value before the
- * thread's own write. JDK 21+ (virtual threads by reflection).
+ * thread's own write. And pooled contexts idle in the pool, each of which ran a snapshot, hold
+ * back no garbage collection of versions. JDK 21+ (virtual threads by reflection).
  */
 @EnabledForJreRange(min = JRE.JAVA_21)
 @Timeout(60)
@@ -89,5 +93,46 @@ class MvccVirtualThreadTest {
         assertTrue(vt.awaitTermination(30, TimeUnit.SECONDS));
         assertNull(failure.get());
         assertEquals(1, seen.get(), "the snapshot missed its own thread's commit");
+    }
+
+    @Test
+    void idlePooledContextsHoldBackNoVersions() throws Exception {
+        Stm stm = Protocols.store(MvccProtocol.NAME);
+        TxLong hot = new TxLong(stm, 0);
+        MvccControl cc = (MvccControl) stm.concurrencyControl();
+        Field cell = TxLong.class.getDeclaredField("cell");
+        cell.setAccessible(true);
+        TxItem item = (TxItem) cell.get(hot);
+        // Eight virtual threads inside snapshots at once: eight pooled contexts, each of which read
+        // a snapshot and a version of the hot cell, then went idle in the pool.
+        int readers = 8;
+        CountDownLatch inside = new CountDownLatch(readers);
+        ExecutorService vt = virtualThreads();
+        for (int i = 0; i < readers; i++) {
+            vt.execute(() -> {
+                stm.run(txn -> hot.set(txn, hot.get(txn) + 1));
+                stm.readOnly(txn -> {
+                    long v = hot.get(txn);
+                    inside.countDown();
+                    await(inside);
+                    return v;
+                });
+            });
+        }
+        vt.shutdown();
+        assertTrue(vt.awaitTermination(30, TimeUnit.SECONDS));
+        // A platform thread now updates the cell: the horizon must follow it, not stay at the idle
+        // contexts' old snapshots.
+        AtomicInteger longest = new AtomicInteger();
+        for (int i = 0; i < 2_000; i++) {
+            stm.run(txn -> hot.set(txn, hot.get(txn) + 1));
+            if ((i & 15) == 0) {
+                stm.readOnly(txn -> hot.get(txn));
+            }
+            longest.accumulateAndGet(cc.chainLength(item), Math::max);
+        }
+        assertEquals(readers + 2_000, hot.single().get());
+        int bound = MvccClock.ADVANCE_PERIOD + 2;
+        assertTrue(longest.get() <= bound, "the chain grew to " + longest.get() + " versions, bound " + bound);
     }
 }
