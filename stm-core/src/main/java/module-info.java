@@ -9,6 +9,10 @@ module io.jato.stm {
     // @ConstructorParameters), and a module using the MXBean through JMX reads it anyway.
     requires transitive java.management;
 
+    // The pool of transaction contexts virtual threads borrow (internal.StoreContexts): JCTools'
+    // atomic MPMC queue, which reaches memory through field updaters, not sun.misc.Unsafe.
+    requires org.jctools.core;
+
     exports io.jato.stm;
     exports io.jato.stm.spi;
 

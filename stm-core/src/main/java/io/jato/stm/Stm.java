@@ -2,9 +2,11 @@ package io.jato.stm;
 
 import io.jato.stm.internal.StmJmx;
 import io.jato.stm.internal.StoreAccess;
+import io.jato.stm.internal.StoreContexts;
 import io.jato.stm.internal.StoreProtocol;
 import io.jato.stm.internal.Tunables;
 import io.jato.stm.internal.Version;
+import io.jato.stm.internal.VirtualThreads;
 import io.jato.stm.internal.occ.OccProtocol;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Protocol;
@@ -18,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,9 +57,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       the two.</li>
  * </ul>
  *
- * <p>Each thread that runs transactions gets one reusable transaction object per store, found with one
- * thread-local lookup per transaction (not per operation). The transaction object does not keep its
- * store alive: a store nobody references is collected even while threads that used it live on.
+ * <p>Each platform thread that runs transactions gets one reusable transaction object per store, found
+ * with one thread-local lookup per transaction (not per operation). A virtual thread borrows one from
+ * the store's pool for each outermost transaction and gives it back when the transaction ends, so a
+ * million idle virtual threads hold no transaction objects ({@code docs/user-guide.md}, "Virtual
+ * threads"). The transaction object does not keep its store alive: a store nobody references is
+ * collected even while threads that used it live on.
  */
 public final class Stm {
     /**
@@ -77,12 +81,8 @@ public final class Stm {
     /** The store-only entry points of the SPI package's transaction context. */
     private static final StoreAccess ACCESS = StoreAccess.get();
 
-    private final ThreadLocal<TxnContext> contexts;
-    private final List<TxnContext> registered;
-    /** Counters of contexts whose threads have died; guarded by {@code registered}. */
-    private final long[] retired;
-    /** The same per transaction type (rows by type id, created when needed); guarded by {@code registered}. */
-    private final long[][] retiredByType;
+    /** The store's transaction contexts: per platform thread, pooled for virtual threads. */
+    private final StoreContexts contexts;
 
     /*
      * Several protocols per store. The store object the builder returns is the root: objects
@@ -126,10 +126,7 @@ public final class Stm {
         this.statistics = b.statistics;
         this.settings = new long[] {b.backoffBaseNanos, b.backoffMaxNanos, b.maxAttempts, b.escalateAfter,
                 b.timeoutNanos, b.opacity ? 1 : 0};
-        this.contexts = new ThreadLocal<>();
-        this.registered = new ArrayList<>();
-        this.retired = new long[COUNTER_SLOTS];
-        this.retiredByType = new long[TxnType.MAX_TYPES][];
+        this.contexts = new StoreContexts(this, cc, protocolContext, statistics, settings);
         this.root = this;
         this.domain = 0;
         List<String> names = new ArrayList<>();
@@ -164,9 +161,6 @@ public final class Stm {
         this.statistics = root.statistics;
         this.settings = root.settings;
         this.contexts = root.contexts;
-        this.registered = root.registered;
-        this.retired = root.retired;
-        this.retiredByType = root.retiredByType;
         this.root = root;
         this.domain = domain;
         this.protocolNames = root.protocolNames;
@@ -401,7 +395,7 @@ public final class Stm {
      *         after it caught the library's rollback signal), or it commits (commit-time updaters)
      */
     public boolean inTransaction() {
-        TxnContext c = contexts.get();
+        TxnContext c = contexts.current();
         return c != null && ACCESS.isInside(c);
     }
 
@@ -498,14 +492,8 @@ public final class Stm {
 
     /** @return a snapshot of the counters, or all zeros if statistics are off */
     public StmStatistics statistics() {
-        long[] acc;
-        synchronized (registered) {
-            foldDeadThreads();
-            acc = retired.clone();
-            for (TxnContext c : registered) {
-                ACCESS.addStatisticsTo(c, acc);
-            }
-        }
+        long[] acc = new long[COUNTER_SLOTS];
+        contexts.addStatisticsTo(acc);
         long[] byCause = new long[AbortCause.count()];
         System.arraycopy(acc, 2, byCause, 0, byCause.length);
         return new StmStatistics(acc[0], acc[1], byCause);
@@ -536,17 +524,7 @@ public final class Stm {
 
     private long[][] typeCounters() {
         long[][] acc = new long[TxnType.MAX_TYPES][];
-        synchronized (registered) {
-            foldDeadThreads();
-            for (int id = 0; id < retiredByType.length; id++) {
-                if (retiredByType[id] != null) {
-                    acc[id] = retiredByType[id].clone();
-                }
-            }
-            for (TxnContext c : registered) {
-                ACCESS.addTypeStatisticsTo(c, acc);
-            }
-        }
+        contexts.addTypeStatisticsTo(acc);
         return acc;
     }
 
@@ -559,7 +537,8 @@ public final class Stm {
     /**
      * Copies the calling thread's own counters of this store into {@code into[0, COUNTER_SLOTS)}:
      * {@code [starts, commits, aborts by cause in AbortCause order...]}, all zeros if this thread
-     * has never run a transaction of this store or statistics are off. For benchmark harnesses that
+     * has never run a transaction of this store, statistics are off, or it is a virtual thread (its
+     * transactions count in the pooled contexts it borrows, which {@link #statistics()} sums). For benchmark harnesses that
      * attribute aborts to what a thread just ran: take a copy before and after, and subtract. Unlike
      * {@link #statistics()} it reads one thread's counters, takes no lock and allocates nothing; the
      * counters grow monotonically over the thread's life. Applications want {@link #statistics()}.
@@ -573,7 +552,9 @@ public final class Stm {
             throw new IllegalArgumentException("into needs " + COUNTER_SLOTS + " slots, has " + into.length);
         }
         Arrays.fill(into, 0, COUNTER_SLOTS, 0L);
-        TxnContext c = contexts.get();
+        // A virtual thread has no counters of its own between transactions: they belong to the
+        // pooled contexts it borrows (statistics() includes them).
+        TxnContext c = VirtualThreads.isVirtual(Thread.currentThread()) ? null : contexts.current();
         if (c != null) {
             ACCESS.addStatisticsTo(c, into);
         }
@@ -585,36 +566,14 @@ public final class Stm {
                 + (protocolNames.size() > 1 ? ", protocols=" + String.join("+", protocolNames) : "") + '}';
     }
 
+    /** The store's contexts, for the core's tests (how many exist, how many the pool created). */
+    StoreContexts contexts() {
+        return contexts;
+    }
+
+    /** One thread-local lookup on a platform thread; a borrow from the pool on a virtual thread (see StoreContexts). */
     private TxnContext context() {
-        TxnContext c = contexts.get();
-        return c != null ? c : newContext();
-    }
-
-    private TxnContext newContext() {
-        TxnContext c = ACCESS.newContext(root, cc, protocolContext, statistics, settings);
-        synchronized (registered) {
-            // Fold away threads that died, so thread churn does not grow the registry.
-            foldDeadThreads();
-            registered.add(c);
-        }
-        contexts.set(c);
-        return c;
-    }
-
-    /**
-     * Drops the contexts of threads that died: their counters move into the retired totals, their
-     * protocol states leave the registry of live states. Caller holds {@code registered}.
-     */
-    private void foldDeadThreads() {
-        for (Iterator<TxnContext> it = registered.iterator(); it.hasNext(); ) {
-            TxnContext c = it.next();
-            if (!ACCESS.owner(c).isAlive()) {
-                ACCESS.addStatisticsTo(c, retired);
-                ACCESS.addTypeStatisticsTo(c, retiredByType);
-                ACCESS.retire(c);
-                it.remove();
-            }
-        }
+        return contexts.context();
     }
 
     /**

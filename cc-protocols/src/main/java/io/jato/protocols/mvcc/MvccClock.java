@@ -56,6 +56,14 @@ final class MvccClock {
     private final AtomicLong floorOfWriters = new AtomicLong(2);
     private final AtomicLong stable = new AtomicLong(1);
     private final AtomicLong horizon = new AtomicLong(0);
+    /**
+     * The largest clock a pooled context (virtual threads borrow one per transaction) had when a
+     * transaction of it committed. A pooled context takes it over when its next attempt begins, so
+     * that a virtual thread's next transaction, in whatever context, orders after the thread's
+     * last commit as a platform thread's does through its own clock. Written once per commit of a
+     * pooled context, never by platform threads.
+     */
+    private final AtomicLong handedOff = new AtomicLong(0);
 
     MvccClock(ProtocolContext context) {
         this.context = context;
@@ -69,6 +77,16 @@ final class MvccClock {
         long t = Math.max(s.clock() + 1, System.nanoTime() - origin);
         s.publishActive(t);
         return Math.max(t, floorOfWriters.get());
+    }
+
+    /** A transaction of a pooled context committed: its clock passes to the next borrower's attempts. */
+    void handOff(MvccTxnState s) {
+        raise(handedOff, s.clock());
+    }
+
+    /** An attempt of a pooled context begins: its clock catches up with every commit handed off before. */
+    void takeOver(MvccTxnState s) {
+        s.advanceClock(handedOff.get());
     }
 
     /** Ends a tracked attempt; {@code committedAt} is its commit timestamp, or 0 if it aborted. */
@@ -166,7 +184,10 @@ final class MvccClock {
         List<Object> states = context.txnStates();
         long newest = 0;
         for (int i = 0, n = states.size(); i < n; i++) {
-            newest = Math.max(newest, ((MvccTxnState) states.get(i)).clock());
+            Object s = states.get(i);
+            if (s != null) {
+                newest = Math.max(newest, ((MvccTxnState) s).clock());
+            }
         }
         raise(floorOfWriters, newest + 1);
         // Each scan loads the registry after the bound it pairs with: a state registered after
@@ -175,7 +196,8 @@ final class MvccClock {
         states = context.txnStates();
         long st = writers - 1;
         for (int i = 0, n = states.size(); i < n; i++) {
-            long a = ((MvccTxnState) states.get(i)).active();
+            Object s = states.get(i);
+            long a = s == null ? MvccTxnState.NONE : ((MvccTxnState) s).active();
             if (a != MvccTxnState.NONE) {
                 st = Math.min(st, a - 1);
             }
@@ -184,7 +206,10 @@ final class MvccClock {
         long h = stable.get();
         states = context.txnStates();
         for (int i = 0, n = states.size(); i < n; i++) {
-            h = Math.min(h, ((MvccTxnState) states.get(i)).snapshot());
+            Object s = states.get(i);
+            if (s != null) {
+                h = Math.min(h, ((MvccTxnState) s).snapshot());
+            }
         }
         raise(horizon, h);
     }

@@ -155,6 +155,10 @@ public final class MvccControl extends ConcurrencyControl {
         }
         s.seen = 0;
         s.commitTs = 0;
+        if (txn.isPooled()) {
+            // A virtual thread's previous transaction may have committed in another context.
+            clock.takeOver(s);
+        }
         // A snapshot is this protocol's alone: in a store of several protocols a read-only
         // transaction may span them, and the others validate at commit (docs/mvcc.md).
         if (txn.isDeclaredReadOnly() && !mixed) {
@@ -584,6 +588,9 @@ public final class MvccControl extends ConcurrencyControl {
         }
         s.readTs = 0;
         if (committed) {
+            if (txn.isPooled()) {
+                clock.handOff(s);
+            }
             clock.committed(s);
         }
         if (keptDeletes.get() > 0) {
@@ -612,6 +619,9 @@ public final class MvccControl extends ConcurrencyControl {
         java.util.List<Object> states = context.txnStates();
         for (int i = 0, n = states.size(); i < n; i++) {
             MvccTxnState st = (MvccTxnState) states.get(i);
+            if (st == null) {
+                continue; // a vacant slot of the registry
+            }
             int done = st.kept.unlinkUpTo(h, this);
             if (done > 0) {
                 keptDeletes.addAndGet(-done);

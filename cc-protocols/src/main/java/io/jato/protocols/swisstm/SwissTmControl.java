@@ -313,7 +313,7 @@ public final class SwissTmControl extends ConcurrencyControl {
         List<Object> states = context.txnStates();
         for (int i = 0, n = states.size(); i < n; i++) {
             SwissTxnState st = (SwissTxnState) states.get(i);
-            if (st.id == id) {
+            if (st != null && st.id == id) {
                 return st;
             }
         }

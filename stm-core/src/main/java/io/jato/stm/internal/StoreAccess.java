@@ -52,14 +52,40 @@ public abstract class StoreAccess {
     }
 
     /**
-     * Creates the context of the calling thread in {@code stm}.
+     * Creates a context in {@code stm}: the calling platform thread's own ({@code pool} null), or
+     * one of {@code pool}'s, which virtual threads borrow ({@link #bind}) a transaction at a time.
      *
-     * @param settings the store's settings: {@code backoffBaseNanos, backoffMaxNanos, maxAttempts}
+     * @param settings the store's settings: {@code backoffBaseNanos, backoffMaxNanos, maxAttempts, escalateAfter}
      */
     public abstract TxnContext newContext(Stm stm, ConcurrencyControl cc, ProtocolContext protocolContext,
-                                          boolean statistics, long[] settings);
+                                          boolean statistics, long[] settings, StoreContexts pool);
 
-    /** Runs a body (exactly one of {@code fn} and {@code body} non-null) with retries, or joins the running transaction. */
+    /** Makes the calling thread the owner of pooled context {@code c}, which it took from the pool. */
+    public abstract void bind(TxnContext c);
+
+    /** Makes pooled context {@code c} ownerless before the calling thread, its owner, gives it back. */
+    public abstract void unbind(TxnContext c);
+
+    /**
+     * @return the context of the calling thread's running transaction if it is one of
+     *         {@code pool}'s (a block nested in it joins it), else null
+     */
+    public abstract TxnContext running(StoreContexts pool);
+
+    /** @return true if {@code c} belongs to a pool (virtual threads borrow it), false if to a platform thread */
+    public abstract boolean pooled(TxnContext c);
+
+    /** @return {@code c}'s position in its store's list of contexts (guarded by the store) */
+    public abstract int storeIndex(TxnContext c);
+
+    /** Sets {@code c}'s position in its store's list of contexts (guarded by the store). */
+    public abstract void setStoreIndex(TxnContext c, int index);
+
+    /**
+     * Runs a body (exactly one of {@code fn} and {@code body} non-null) with retries, or joins the
+     * running transaction; a pooled context that began the transaction goes back to its pool when
+     * it ends, however it ends.
+     */
     public abstract <T> T execute(TxnContext c, TxnType type, TxnFunction<T> fn, TxnRunnable body,
                                   boolean declaredReadOnly);
 
@@ -81,10 +107,10 @@ public abstract class StoreAccess {
     /** @return true from the start of an attempt of {@code c} to its end */
     public abstract boolean isInside(TxnContext c);
 
-    /** Drops {@code c}, whose thread died: its protocol state leaves the store's registry. */
+    /** Drops {@code c}, whose thread died or whose pool was full: its protocol state leaves the store's registry. */
     public abstract void retire(TxnContext c);
 
-    /** @return the thread that owns {@code c} */
+    /** @return the thread that owns {@code c} (null for an idle pooled context) */
     public abstract Thread owner(TxnContext c);
 
     /**

@@ -63,6 +63,16 @@ public final class Tunables {
     public static final int RETRY_RECHECK_MILLIS = intProperty(RETRY_RECHECK_MILLIS_PROPERTY,
             DEFAULT_RETRY_RECHECK_MILLIS, 1);
 
+    /**
+     * Idle transaction contexts a store keeps for virtual threads (rounded up to a power of two).
+     * A virtual thread borrows one per outermost transaction; a context given back to a full pool
+     * is dropped. Contexts in use are not limited by it: as many exist as virtual threads are
+     * inside transactions at once (parked in a backoff or a blocking retry included).
+     */
+    public static final String CONTEXT_POOL_PROPERTY = "jato.contextPool";
+    public static final int DEFAULT_CONTEXT_POOL = Math.max(64, 8 * Runtime.getRuntime().availableProcessors());
+    public static final int CONTEXT_POOL = intProperty(CONTEXT_POOL_PROPERTY, DEFAULT_CONTEXT_POOL, 1);
+
     /** Commits per thread between two checks of the epoch clock (a power of two). */
     public static final int EPOCH_CHECK_MASK = 1023;
 

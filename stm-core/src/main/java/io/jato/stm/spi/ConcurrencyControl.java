@@ -141,13 +141,19 @@ public abstract class ConcurrencyControl {
         throw new UnsupportedOperationException(name() + " does not log read words");
     }
 
-    /** Creates the protocol's per-transaction state, once per {@link TxnContext}; may be null. */
+    /**
+     * Creates the protocol's per-transaction state, once per {@link TxnContext}; may be null. A
+     * context is a platform thread's for life, or one of the store's pool that virtual threads
+     * borrow a transaction at a time ({@link TxnContext#isPooled()}): the state then serves many
+     * threads in turn, and must hold nothing back while idle ({@code docs/protocol-spi.md}).
+     */
     public Object newTxnState(TxnContext txn) {
         return null;
     }
 
     /**
-     * A context's thread died and the store dropped its context: {@code state} (from
+     * A context's platform thread died, or a full pool dropped a pooled context, and the store
+     * dropped it: {@code state} (from
      * {@link #newTxnState}) has left {@link ProtocolContext#txnStates()} and will not be used again.
      * Protocols that index states elsewhere drop it here. Called by whichever thread noticed.
      */

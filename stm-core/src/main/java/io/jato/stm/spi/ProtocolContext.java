@@ -3,8 +3,6 @@ package io.jato.stm.spi;
 import io.jato.stm.Capabilities;
 import io.jato.stm.internal.Epoch;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +22,7 @@ public final class ProtocolContext {
     /** Every option the protocol declares, with the builder's value or the declared default. */
     private final Map<String, String> options;
     /** The store's registry of live transaction states, shared with child contexts. */
-    private final Registry registry;
+    private final TxnStateRegistry registry;
     /**
      * The protocol's domain in a store whose objects are bound to several protocols
      * ({@link #isMixed()}), else 0: items of this protocol carry it ({@link Items#domain}).
@@ -39,18 +37,8 @@ public final class ProtocolContext {
     /** Writing commits, counted only in an opaque store ({@code Stm.Builder.opacity}; used through the root context). */
     final io.jato.stm.internal.CommitCounter commits = new io.jato.stm.internal.CommitCounter();
 
-    /**
-     * The protocol states of every transaction context of the store whose thread is alive, as an
-     * immutable list replaced (copy-on-write, under the registry's monitor) when a context is
-     * created or its thread is found dead. Volatile: a reader sees a complete list, never one
-     * being built.
-     */
-    private static final class Registry {
-        volatile List<Object> states = List.of();
-    }
-
     private ProtocolContext(Epoch epoch, int lockSpinLimit, int readSpinLimit, String protocolName,
-                            Capabilities capabilities, Map<String, String> options, Registry registry,
+                            Capabilities capabilities, Map<String, String> options, TxnStateRegistry registry,
                             int domain, boolean mixed, EscalationGate escalation) {
         this.escalation = escalation;
         this.domain = domain;
@@ -78,7 +66,7 @@ public final class ProtocolContext {
     public static ProtocolContext create(Protocol protocol, long epochPeriodNanos, int lockSpinLimit,
                                          int readSpinLimit, Map<String, String> givenOptions) {
         return new ProtocolContext(new Epoch(epochPeriodNanos), lockSpinLimit, readSpinLimit, protocol.name(),
-                capabilitiesOf(protocol), optionValues(protocol, givenOptions), new Registry(), 0, false, new EscalationGate());
+                capabilitiesOf(protocol), optionValues(protocol, givenOptions), new TxnStateRegistry(), 0, false, new EscalationGate());
     }
 
     /**
@@ -88,7 +76,7 @@ public final class ProtocolContext {
      */
     ProtocolContext mixedChild(Protocol protocol, Map<String, String> givenOptions, int domain) {
         return new ProtocolContext(epoch, lockSpinLimit, readSpinLimit, protocol.name(), capabilitiesOf(protocol),
-                optionValues(protocol, givenOptions), new Registry(), domain, true, escalation);
+                optionValues(protocol, givenOptions), new TxnStateRegistry(), domain, true, escalation);
     }
 
     /**
@@ -98,7 +86,7 @@ public final class ProtocolContext {
     static ProtocolContext mixedRoot(String name, Capabilities capabilities, long epochPeriodNanos,
                                      int lockSpinLimit, int readSpinLimit) {
         return new ProtocolContext(new Epoch(epochPeriodNanos), lockSpinLimit, readSpinLimit, name, capabilities,
-                Map.of(), new Registry(), 0, false, new EscalationGate());
+                Map.of(), new TxnStateRegistry(), 0, false, new EscalationGate());
     }
 
     /**
@@ -253,45 +241,35 @@ public final class ProtocolContext {
 
     /**
      * The protocol states ({@link ConcurrencyControl#newTxnState}) of every transaction context of
-     * this store whose thread is alive, idle or running: one per thread that ran a transaction of
-     * the store. An immutable snapshot, taken without locking or allocating; a context created
-     * later is not in it. For what needs to see all transactions: an MVCC snapshot horizon (the
-     * oldest running snapshot), a contention manager (whom to abort), a timestamp-range protocol's
-     * live ranges. A state leaves the registry after its thread died, when the store next creates
-     * a context or gathers statistics, and {@link ConcurrencyControl#retireTxnState} is then called.
+     * this store that exists: one per platform thread that ran a transaction of the store (until
+     * the thread dies), and one per context of the store's pool that virtual threads borrow for a
+     * transaction at a time (until the pool drops it). A context's state stays in the registry
+     * while it runs and while it is idle, so an idle state must hold nothing back (an MVCC state
+     * publishes no snapshot between transactions). For what needs to see all transactions: an MVCC
+     * snapshot horizon (the oldest running snapshot), a contention manager (whom to abort), a
+     * timestamp-range protocol's live ranges. When a state leaves the registry,
+     * {@link ConcurrencyControl#retireTxnState} is called.
+     *
+     * <p>A live view, read without locking or allocating: iterate it as
+     * {@code for (int i = 0, n = states.size(); i < n; i++) { Object s = states.get(i); if (s == null) continue; ... }}.
+     * Elements may be null (a slot a departed state left, reused by a later one), and
+     * {@code size()} is the number of slots ever used, not of states. Every state registered before
+     * the caller's {@code get} of its slot is seen there; a state registered later may be missed, a state
+     * removed meanwhile may still be seen. Registering and removing a state take O(1) time.
      */
     public List<Object> txnStates() {
-        return registry.states;
+        return registry.view;
     }
 
     /** Adds a new context's state; called by the context's constructor (store creation path only). */
     void registerTxnState(Object state) {
-        if (state == null) {
-            return;
-        }
-        Registry r = registry;
-        synchronized (r) {
-            List<Object> next = new ArrayList<>(r.states.size() + 1);
-            next.addAll(r.states);
-            next.add(state);
-            r.states = Collections.unmodifiableList(next);
+        if (state != null) {
+            registry.add(state);
         }
     }
 
-    /** Removes a dead thread's state; returns true if it was registered. */
+    /** Removes a departed context's state; returns true if it was registered. */
     boolean unregisterTxnState(Object state) {
-        Registry r = registry;
-        synchronized (r) {
-            List<Object> current = r.states;
-            for (int i = 0; i < current.size(); i++) {
-                if (current.get(i) == state) {
-                    List<Object> next = new ArrayList<>(current);
-                    next.remove(i);
-                    r.states = Collections.unmodifiableList(next);
-                    return true;
-                }
-            }
-            return false;
-        }
+        return state != null && registry.remove(state);
     }
 }

@@ -8,6 +8,7 @@ import io.jato.stm.TxnLongFunction;
 import io.jato.stm.TxnRunnable;
 import io.jato.stm.TxnType;
 import io.jato.stm.internal.StoreAccess;
+import io.jato.stm.internal.StoreContexts;
 import io.jato.stm.internal.StoreProtocol;
 
 import java.util.List;
@@ -22,13 +23,24 @@ final class StoreAccessImpl extends StoreAccess {
 
     @Override
     public TxnContext newContext(Stm stm, ConcurrencyControl cc, ProtocolContext protocolContext, boolean statistics,
-                                 long[] settings) {
-        return new TxnContext(stm, cc, protocolContext, statistics, settings);
+                                 long[] settings, StoreContexts pool) {
+        return new TxnContext(stm, cc, protocolContext, statistics, settings, pool);
     }
+
+    // A pooled context goes back to its pool when the transaction it began ends: only when it was
+    // idle on entry (an outermost transaction); a nested block that joined it leaves it borrowed.
 
     @Override
     public <T> T execute(TxnContext c, TxnType type, TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly) {
-        return c.loop.execute(type, fn, body, declaredReadOnly);
+        StoreContexts pool = c.pool;
+        if (pool == null || c.status != TxnContext.IDLE) {
+            return c.loop.execute(type, fn, body, declaredReadOnly);
+        }
+        try {
+            return c.loop.execute(type, fn, body, declaredReadOnly);
+        } finally {
+            pool.release(c);
+        }
     }
 
     @Override
@@ -45,12 +57,60 @@ final class StoreAccessImpl extends StoreAccess {
 
     @Override
     public long executeLong(TxnContext c, TxnType type, TxnLongFunction fn, boolean declaredReadOnly) {
-        return c.bodies.executeLong(c, type, fn, declaredReadOnly);
+        StoreContexts pool = c.pool;
+        if (pool == null || c.status != TxnContext.IDLE) {
+            return c.bodies.executeLong(c, type, fn, declaredReadOnly);
+        }
+        try {
+            return c.bodies.executeLong(c, type, fn, declaredReadOnly);
+        } finally {
+            pool.release(c);
+        }
     }
 
     @Override
     public Object executeChecked(TxnContext c, TxnType type, TxnCallable<?, ?> fn, boolean declaredReadOnly) {
-        return c.bodies.executeChecked(c, type, fn, declaredReadOnly);
+        StoreContexts pool = c.pool;
+        if (pool == null || c.status != TxnContext.IDLE) {
+            return c.bodies.executeChecked(c, type, fn, declaredReadOnly);
+        }
+        try {
+            return c.bodies.executeChecked(c, type, fn, declaredReadOnly);
+        } finally {
+            pool.release(c);
+        }
+    }
+
+    @Override
+    public void bind(TxnContext c) {
+        c.bind();
+    }
+
+    @Override
+    public void unbind(TxnContext c) {
+        c.unbind();
+    }
+
+    @Override
+    public TxnContext running(StoreContexts pool) {
+        ThreadTransactions thread = ThreadTransactions.current();
+        TxnContext r = thread.running;
+        return thread.busy && r != null && r.pool == pool ? r : null;
+    }
+
+    @Override
+    public boolean pooled(TxnContext c) {
+        return c.pool != null;
+    }
+
+    @Override
+    public int storeIndex(TxnContext c) {
+        return c.storeIndex;
+    }
+
+    @Override
+    public void setStoreIndex(TxnContext c, int index) {
+        c.storeIndex = index;
     }
 
     @Override

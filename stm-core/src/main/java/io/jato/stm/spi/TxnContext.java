@@ -11,6 +11,7 @@ import io.jato.stm.TxnRunnable;
 import io.jato.stm.TxnTimeoutException;
 import io.jato.stm.TxnType;
 import io.jato.stm.internal.Backoff;
+import io.jato.stm.internal.StoreContexts;
 import io.jato.stm.internal.Tunables;
 
 import java.lang.invoke.VarHandle;
@@ -21,9 +22,10 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /*
- * The transaction as data types and protocols see it: one object per (thread, store), reused by
- * every transaction of that thread in that store. It is a facade over small package-private
- * classes of this package, each with one job:
+ * The transaction as data types and protocols see it: one object per (platform thread, store),
+ * reused by every transaction of that thread in that store, or one of the store's pool, which a
+ * virtual thread borrows for one outermost transaction (internal.StoreContexts). It is a facade
+ * over small package-private classes of this package, each with one job:
  *
  *   AccessSet     the entries, their lookup, and the write / read / check lists the commit walks
  *   ScratchPool   pooled per-attempt objects (Scratch)
@@ -38,8 +40,9 @@ import java.util.function.Consumer;
 
 /**
  * The implementation of {@link Txn}, and the SPI through which transactional objects record reads
- * and writes and protocols see a transaction's access set. One instance exists per thread and
- * store; the store creates and reuses it.
+ * and writes and protocols see a transaction's access set. One instance exists per platform thread
+ * and store, and a pool of them per store serves virtual threads, one transaction at a time; the
+ * store creates and reuses them.
  *
  * <p>Data types obtain it with {@link #of(Txn, Stm)}, which checks that the transaction is active,
  * on the calling thread and in the object's store. All methods must be called by the owning thread.
@@ -67,7 +70,18 @@ public final class TxnContext extends Txn {
     private final Object ccState;
     /** In a store that mixes protocols: each domain's protocol state (set by MixedControl.newTxnState), else null. */
     Object[] childStates;
-    final Thread owner;
+    /**
+     * The thread that runs this context's transactions: its platform thread for life, or for a
+     * pooled context the virtual thread that borrowed it (null while idle in the pool). Written by
+     * that thread when it borrows and returns the context (the pool's queue orders the hand-over);
+     * read by it, and by the store when it sweeps dead platform threads (a platform context's,
+     * which never changes).
+     */
+    Thread owner;
+    /** The pool this context belongs to (virtual threads borrow it), or null: a platform thread's own. */
+    final StoreContexts pool;
+    /** Position in the store's list of contexts; guarded by the store's {@link StoreContexts}. */
+    int storeIndex;
     final AccessSet set = new AccessSet();
     private final ScratchPool scratch = new ScratchPool();
     final TxnCounters counters;
@@ -75,8 +89,11 @@ public final class TxnContext extends Txn {
     /** The adapters of the primitive and checked transaction forms. */
     final BodyAdapters bodies = new BodyAdapters();
 
-    /** What the owner thread runs, across all stores (to refuse a transaction inside another store's). */
-    final ThreadTransactions thread;
+    /**
+     * What the owner thread runs, across all stores (to refuse a transaction inside another
+     * store's). Set with {@link #owner}; null while a pooled context is idle.
+     */
+    ThreadTransactions thread;
     /** True if the protocol declared {@link Capabilities.Feature#REMOTE_ABORT}. */
     final boolean remoteAborts;
     /** The protocol validates every read ({@link ConcurrencyControl#validatesEveryRead}): declared read-only attempts keep read logs. */
@@ -163,13 +180,17 @@ public final class TxnContext extends Txn {
     }
 
     /** Created by the store, through {@link io.jato.stm.internal.StoreAccess}. */
-    TxnContext(Stm stm, ConcurrencyControl cc, ProtocolContext protocolContext, boolean statistics, long[] settings) {
+    TxnContext(Stm stm, ConcurrencyControl cc, ProtocolContext protocolContext, boolean statistics, long[] settings,
+               StoreContexts pool) {
         this.stm = new WeakReference<>(stm);
         this.storeName = stm.name();
         this.cc = cc;
         this.protocolContext = protocolContext;
-        this.owner = Thread.currentThread();
-        this.thread = ThreadTransactions.current();
+        this.pool = pool;
+        if (pool == null) {
+            this.owner = Thread.currentThread();
+            this.thread = ThreadTransactions.current();
+        }
         this.remoteAborts = protocolContext.capabilities().has(Capabilities.Feature.REMOTE_ABORT);
         this.readLogs = cc.validatesEveryRead();
         this.wordLogs = readLogs && cc.logsReadWords();
@@ -201,7 +222,30 @@ public final class TxnContext extends Txn {
         return storeName;
     }
 
-    /** The owner thread died: the store drops this context; its protocol state leaves the registry. */
+    /** A virtual thread took this pooled context from the pool: it owns it until {@link #unbind}. */
+    void bind() {
+        Thread t = Thread.currentThread();
+        if (waiter != null && waiter.thread != t) {
+            waiter = null; // a retry's waiter wakes its thread: the next one is made for this thread
+        }
+        owner = t;
+        thread = ThreadTransactions.current();
+    }
+
+    /** The borrowing thread gives this pooled context back: nothing of the thread stays reachable from it. */
+    void unbind() {
+        ThreadTransactions t = thread;
+        if (t != null && t.running == this) {
+            t.running = null;
+        }
+        thread = null;
+        owner = null;
+    }
+
+    /**
+     * The owner thread died, or the pool was full: the store drops this context; its protocol state
+     * leaves the registry.
+     */
     void retire() {
         if (protocolContext.unregisterTxnState(ccState)) {
             cc.retireTxnState(ccState);
@@ -561,7 +605,8 @@ public final class TxnContext extends Txn {
     public void checkActive() {
         if (Thread.currentThread() != owner) {
             throw new IllegalStateException("transaction used from thread '" + Thread.currentThread().getName()
-                    + "' but it belongs to thread '" + owner.getName() + "'");
+                    + (owner == null ? "' after it ended (its virtual thread gave its context back)"
+                    : "' but it belongs to thread '" + owner.getName() + "'"));
         }
         if (status != ACTIVE) {
             if (status == DOOMED) {
@@ -596,6 +641,18 @@ public final class TxnContext extends Txn {
      */
     public Object ccState(int slot) {
         return slot < 0 ? ccState : childStates[slot];
+    }
+
+    /**
+     * @return true if this context is one of the store's pool, which virtual threads borrow for one
+     *         outermost transaction at a time; false for a platform thread's own. With a pooled
+     *         context, one thread's consecutive transactions may run in different contexts and a
+     *         context serves several threads in turn: a protocol whose per-transaction state keeps
+     *         an order per thread (MVCC's clock: a thread's snapshot includes its own commits) must
+     *         carry that order across contexts ({@code docs/protocol-spi.md}). A final field.
+     */
+    public boolean isPooled() {
+        return pool != null;
     }
 
     /** @return the store's protocol instance */

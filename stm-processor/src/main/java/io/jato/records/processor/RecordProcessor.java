@@ -32,6 +32,10 @@ import javax.tools.JavaFileObject;
  * last round every record of the compilation exists; a specification compiled earlier is read
  * from its class file (@TxRecord and @Group have class retention) without reporting.
  *
+ * Updaters without their annotation (a plain class, an anonymous class, a lambda) have no
+ * annotation to be found by: UpdaterUseChecker looks at javac's attributed trees instead, through
+ * the Compiler Tree API (jdk.compiler), as each class finishes analysis.
+ *
  * The processor claims its own annotations, so that -Xlint:processing does not list them as
  * unclaimed. It matches them by qualified name and has no dependency: the processor jar runs on
  * the processor path alone, and the runtime never sees java.compiler.
@@ -39,7 +43,8 @@ import javax.tools.JavaFileObject;
 
 /**
  * Generates the implementation of every {@code @TxRecord} specification and checks specifications,
- * groups and updaters: see {@link SpecReader} and {@link UpdaterChecker} for the rules. Register it
+ * groups and updaters: see {@link SpecReader}, {@link UpdaterChecker} and {@link UpdaterUseChecker}
+ * for the rules. Register it
  * on the processor path ({@code annotationProcessorPaths} in Maven); it has no options.
  */
 @SupportedAnnotationTypes({Names.TX_RECORD, Names.GROUP, Names.COMMUTATIVE, Names.COMMIT_UPDATER})
@@ -60,6 +65,7 @@ public final class RecordProcessor extends AbstractProcessor {
     public synchronized void init(ProcessingEnvironment env) {
         super.init(env);
         reader = new SpecReader(env.getElementUtils());
+        UpdaterUseChecker.register(env);
     }
 
     @Override

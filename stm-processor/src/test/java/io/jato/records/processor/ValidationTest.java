@@ -272,6 +272,71 @@ class ValidationTest {
                         + " AccountSpec", "@Commutative");
     }
 
+    // Updaters without their annotation: UpdaterUseChecker (before, each threw IllegalArgumentException
+    // only when the record first applied it).
+
+    @Test
+    void updaterClassWithoutItsAnnotation() {
+        withAccount("final class U implements Account.Updater { public void apply(Account.Image i) { } }\n")
+                .assertOnlyError("updater U implements io.jato.records.RecordUpdater but is annotated neither"
+                        + " @Commutative nor @CommitUpdater: annotate it with the record and group it updates",
+                        "final class U");
+        withAccount("class U {\n"
+                + "  static final class Nested implements Account.Updater { public void apply(Account.Image i) { } }\n"
+                + "}\n")
+                .assertOnlyError("updater U.Nested implements io.jato.records.RecordUpdater but is annotated neither"
+                        + " @Commutative nor @CommitUpdater: annotate it with the record and group it updates",
+                        "class Nested");
+    }
+
+    @Test
+    void updaterLambda() {
+        withAccount("final class U {\n"
+                + "  static void use(io.jato.stm.Txn t, Account a) {\n"
+                + "    a.update(t, image -> image.setBalance(1));\n"
+                + "  }\n"
+                + "}\n")
+                .assertOnlyError("an updater cannot be a lambda: a record updater is a class annotated @Commutative or"
+                        + " @CommitUpdater, which names the group it updates; declare one (a static nested or"
+                        + " top-level class)", "image -> image.setBalance(1)");
+    }
+
+    @Test
+    void updaterMethodReference() {
+        withAccount("final class U {\n"
+                + "  static void zero(Account.Image image) { image.setBalance(0); }\n"
+                + "  static void use(io.jato.stm.Txn t, Account a) {\n"
+                + "    a.update(t, U::zero);\n"
+                + "  }\n"
+                + "}\n")
+                .assertOnlyError("an updater cannot be a method reference: a record updater is a class annotated"
+                        + " @Commutative or @CommitUpdater, which names the group it updates; declare one (a"
+                        + " static nested or top-level class)", "U::zero");
+    }
+
+    @Test
+    void updaterAnonymousClass() {
+        withAccount("final class U {\n"
+                + "  static void use(io.jato.stm.Txn t, Account a) {\n"
+                + "    a.update(t, new Account.Updater() { public void apply(Account.Image i) { } });\n"
+                + "  }\n"
+                + "}\n")
+                .assertOnlyError("an updater cannot be an anonymous class: it cannot carry @Commutative or"
+                        + " @CommitUpdater, which name the group it updates; declare a static nested or top-level"
+                        + " class", "new Account.Updater()");
+    }
+
+    @Test
+    void unannotatedAbstractUpdaterBaseWithAnAnnotatedSubclassIsAccepted() {
+        withAccount("abstract class Base implements Account.Updater { }\n"
+                + "@Commutative(record = AccountSpec.class, group = \"hot\")\n"
+                + "final class U extends Base { public void apply(Account.Image i) { } }\n"
+                + "final class Use {\n"
+                + "  static void use(io.jato.stm.Txn t, Account a) { a.update(t, new U()); }\n"
+                + "}\n")
+                .assertClean();
+    }
+
     // ---------------------------------------------------------------- accepted
 
     @Test
