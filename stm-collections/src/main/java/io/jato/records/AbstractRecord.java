@@ -361,7 +361,8 @@ public abstract class AbstractRecord extends TxItem {
 
     private long[] lockAll(ConcurrencyControl cc) {
         // Group order is the same for every caller, so two non-transactional operations cannot
-        // deadlock; transactions never wait indefinitely for a lock.
+        // deadlock; transactions never wait indefinitely for a lock (an escalated one waits long,
+        // but boundedly: TxnContext.escalatedWaits), so one that holds a later group gives up.
         int n = groupCount();
         long[] words = new long[n];
         for (int g = 0; g < n; g++) {

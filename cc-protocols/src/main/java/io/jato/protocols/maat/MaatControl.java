@@ -266,10 +266,10 @@ public final class MaatControl extends ConcurrencyControl {
     }
 
     private int readSpin(TxnContext txn, int spins) {
-        if (++spins > readSpins && !txn.isEscalated()) {
+        if (++spins > readSpins && !txn.escalatedWaits(spins)) {
             throw txn.rollback(AbortCause.READ_BUSY);
         }
-        Thread.onSpinWait();
+        LockBitWords.pause(spins);
         return spins;
     }
 
@@ -304,7 +304,7 @@ public final class MaatControl extends ConcurrencyControl {
                     s.holdsLock = true;
                     return null;
                 }
-            } else if (++spins > limit && !txn.isEscalated()) {
+            } else if (++spins > limit && !txn.escalatedWaits(spins)) {
                 return AbortCause.LOCK_BUSY;
             }
             LockBitWords.pause(spins);
@@ -390,7 +390,7 @@ public final class MaatControl extends ConcurrencyControl {
             return null;
         }
         int r = TicTocWord.extendRts(item, e.observed(), commitTimestamp);
-        for (int spins = 0; r == TicTocWord.BUSY && txn.isEscalated(); spins++) {
+        for (int spins = 0; r == TicTocWord.BUSY && txn.escalatedWaits(spins); spins++) {
             LockBitWords.pause(spins);
             r = TicTocWord.extendRts(item, e.observed(), commitTimestamp);
         }

@@ -288,11 +288,11 @@ public final class MvccControl extends ConcurrencyControl {
                 }
             }
             if (++spins > readSpins) {
-                if (txn.isEscalated()) {
+                if (txn.escalatedWaits(spins)) {
                     // Escalated (docs/lock-family.md): the holder is committing, or aborts at the
                     // escalation check; either way it lets go without waiting for us. Taking the
                     // version being replaced would only fail validation once it commits.
-                    Thread.yield();
+                    LockBitWords.pause(spins);
                     continue;
                 }
                 if (pending != null) {
@@ -495,7 +495,7 @@ public final class MvccControl extends ConcurrencyControl {
             }
             // Locked by a writer that may commit at or below our timestamp: wait, boundedly
             // unless escalated (the holder is committing or aborts at the escalation check).
-            if (++spins > readSpins && !txn.isEscalated()) {
+            if (++spins > readSpins && !txn.escalatedWaits(spins)) {
                 return AbortCause.READ_LOCKED;
             }
             LockBitWords.pause(spins);

@@ -181,15 +181,14 @@ public final class SwissTmControl extends ConcurrencyControl {
                 continue;
             }
             if (++spins > readSpins) {
-                if (!txn.isEscalated()) {
+                if (!txn.escalatedWaits(spins)) {
                     throw txn.rollback(AbortCause.READ_BUSY);
                 }
                 // Escalated (docs/lock-family.md): R is a write-back already past its escalation
-                // check, or a non-transactional operation; both finish without waiting for us.
-                Thread.yield();
-            } else {
-                Thread.onSpinWait();
+                // check, which finishes without waiting for us, or a non-transactional operation,
+                // which may wait for an item we hold: hence escalatedWaits' bound.
             }
+            LockBitWords.pause(spins);
         }
     }
 
@@ -223,10 +222,10 @@ public final class SwissTmControl extends ConcurrencyControl {
         }
         long w = Items.wordVolatile(e.item());
         if ((w & R) != 0) {
-            if (!txn.isEscalated()) {
-                return AbortCause.READ_LOCKED;
-            }
             for (int spins = 0; ((w = Items.wordVolatile(e.item())) & R) != 0; spins++) {
+                if (!txn.escalatedWaits(spins)) {
+                    return AbortCause.READ_LOCKED;
+                }
                 LockBitWords.pause(spins);
             }
         }

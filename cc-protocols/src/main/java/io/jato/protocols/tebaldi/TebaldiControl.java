@@ -114,7 +114,6 @@ final class TebaldiControl extends ConcurrencyControl {
         }
         s.holdsLock = false;
         s.nodeLocks = 0;
-        s.escalated = txn.isEscalated();
     }
 
     /** The group of the starting transaction; throws (nothing acquired yet) if its type has none. */
@@ -208,10 +207,10 @@ final class TebaldiControl extends ConcurrencyControl {
 
     /** One poll of a read that found the item's commit lock held by another transaction. */
     private int readWait(TxnContext txn, TebaldiTxnState s, int spins) {
-        if (++spins > readSpins && !s.escalated) {
+        if (++spins > readSpins && !txn.escalatedWaits(spins)) {
             throw txn.rollback(AbortCause.READ_BUSY);
         }
-        Thread.onSpinWait();
+        LockBitWords.pause(spins);
         return spins;
     }
 
@@ -230,13 +229,13 @@ final class TebaldiControl extends ConcurrencyControl {
      * the transaction's group is under the 2pl node; at read time a conflict unwinds the body.
      */
     private void lockNode(TxnContext txn, TebaldiTxnState s, TxItem item, Entry e, boolean exclusive) {
-        AbortCause c = tryLockNode(s, item, e, exclusive);
+        AbortCause c = tryLockNode(txn, s, item, e, exclusive);
         if (c != null) {
             throw txn.rollback(c);
         }
     }
 
-    private AbortCause tryLockNode(TebaldiTxnState s, TxItem item, Entry e, boolean exclusive) {
+    private AbortCause tryLockNode(TxnContext txn, TebaldiTxnState s, TxItem item, Entry e, boolean exclusive) {
         int child = s.lockChild;
         if (child == 0) {
             return null;
@@ -262,9 +261,8 @@ final class TebaldiControl extends ConcurrencyControl {
                 continue;
             }
             // Held by another child: wait boundedly (a cycle of waits between children is broken
-            // by the bound); the escalated transaction waits for as long as it takes, as nobody
-            // else waits without bound.
-            if (polls >= waitPolls && !s.escalated) {
+            // by the bound); the escalated transaction waits much longer (TxnContext.escalatedWaits).
+            if (polls >= waitPolls && !txn.escalatedWaits(polls)) {
                 return exclusive ? AbortCause.LOCK_BUSY : AbortCause.READ_BUSY;
             }
             Waits.pause(polls);
@@ -277,7 +275,7 @@ final class TebaldiControl extends ConcurrencyControl {
         if (s.readOnly) {
             throw refuseWrite(txn);
         }
-        return tryLockNode(s, e.item(), e, true);
+        return tryLockNode(txn, s, e.item(), e, true);
     }
 
     private IllegalStateException refuseWrite(TxnContext txn) {
@@ -295,7 +293,7 @@ final class TebaldiControl extends ConcurrencyControl {
             // other way must not commit either (thrown before any install: the attempt rolls back).
             throw refuseWrite(txn);
         }
-        AbortCause c = tryLockNode(s, e.item(), e, true);
+        AbortCause c = tryLockNode(txn, s, e.item(), e, true);
         if (c != null) {
             return c;
         }
@@ -313,7 +311,7 @@ final class TebaldiControl extends ConcurrencyControl {
                     s.holdsLock = true;
                     return null;
                 }
-            } else if (++spins > limit && !s.escalated) {
+            } else if (++spins > limit && !txn.escalatedWaits(spins)) {
                 return AbortCause.LOCK_BUSY;
             }
             LockBitWords.pause(spins);
@@ -341,10 +339,10 @@ final class TebaldiControl extends ConcurrencyControl {
             return null;
         }
         if ((w & ItemWord.LOCKED) != 0) {
-            if (!state(txn).escalated) {
-                return AbortCause.READ_LOCKED;
-            }
             for (int spins = 0; ((w = Items.wordAcquire(e.item())) & ItemWord.LOCKED) != 0; spins++) {
+                if (!txn.escalatedWaits(spins)) {
+                    return AbortCause.READ_LOCKED;
+                }
                 LockBitWords.pause(spins);
             }
             if (w == e.observed()) {

@@ -12,8 +12,6 @@ final class TebaldiTxnState {
     boolean holdsLock;
     /** Node locks this attempt holds (entries flagged {@code PROTOCOL_FLAG_0}). */
     int nodeLocks;
-    /** The attempt holds the store's escalation token. */
-    boolean escalated;
     /** xorshift state for {@code untyped=random}; never 0. */
     long random;
 }

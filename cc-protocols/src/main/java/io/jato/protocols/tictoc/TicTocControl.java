@@ -169,10 +169,10 @@ public final class TicTocControl extends ConcurrencyControl {
                 e.setObserved2(Items.word2Volatile(item));
                 return item.valueAcquire();
             }
-            if (++spins > readSpins && !txn.isEscalated()) {
+            if (++spins > readSpins && !txn.escalatedWaits(spins)) {
                 throw txn.rollback(AbortCause.READ_BUSY);
             }
-            Thread.onSpinWait();
+            LockBitWords.pause(spins);
         }
     }
 
@@ -194,10 +194,10 @@ public final class TicTocControl extends ConcurrencyControl {
                 e.setObserved2(Items.word2Volatile(item));
                 return item.valueAcquire();
             }
-            if (++spins > readSpins && !txn.isEscalated()) {
+            if (++spins > readSpins && !txn.escalatedWaits(spins)) {
                 throw txn.rollback(AbortCause.READ_BUSY);
             }
-            Thread.onSpinWait();
+            LockBitWords.pause(spins);
         }
     }
 
@@ -217,10 +217,10 @@ public final class TicTocControl extends ConcurrencyControl {
                 e.setObserved2(Items.word2Volatile(item));
                 return;
             }
-            if (++spins > readSpins && !txn.isEscalated()) {
+            if (++spins > readSpins && !txn.escalatedWaits(spins)) {
                 throw txn.rollback(AbortCause.READ_BUSY);
             }
-            Thread.onSpinWait();
+            LockBitWords.pause(spins);
         }
     }
 
@@ -264,10 +264,10 @@ public final class TicTocControl extends ConcurrencyControl {
                     }
                     return null;
                 }
-            } else if ((noWait || ++spins > lockSpins) && !txn.isEscalated()) {
+            } else if ((++spins > lockSpins || noWait) && !txn.escalatedWaits(spins)) {
                 return AbortCause.LOCK_BUSY;
             }
-            Thread.onSpinWait();
+            LockBitWords.pause(spins);
         }
     }
 
@@ -371,7 +371,7 @@ public final class TicTocControl extends ConcurrencyControl {
         }
         TxItem item = e.item();
         int r = TicTocWord.extendRts(item, e.observed(), ts);
-        for (int spins = 0; r == TicTocWord.BUSY && txn.isEscalated(); spins++) {
+        for (int spins = 0; r == TicTocWord.BUSY && txn.escalatedWaits(spins); spins++) {
             // Escalated (docs/lock-family.md): the holder is committing, or aborts at the escalation check.
             LockBitWords.pause(spins);
             r = TicTocWord.extendRts(item, e.observed(), ts);

@@ -286,6 +286,25 @@ public final class TxnContext extends Txn {
         return escalated;
     }
 
+    /** Polls an escalated transaction waits for one holder before it gives up ({@link #escalatedWaits}). */
+    public static final int ESCALATED_WAIT_POLLS = 1 << 16;
+
+    /**
+     * Whether an escalated transaction goes on waiting for the holder of an item, after
+     * {@code polls} polls of it (pausing with {@link LockBitWords#pause}, which yields after a short
+     * spin). The wait is long, so a committer descheduled while it holds the item is waited out,
+     * but bounded: a non-transactional operation that locks several items (a record's groups)
+     * waits for each while holding the ones before it, so an escalated transaction that waited for
+     * it without a bound while holding one of those items would deadlock with it. Past the bound
+     * the protocol aborts as it would without escalation; the transaction stays escalated.
+     *
+     * @return true if this attempt is escalated and has polled fewer than
+     *         {@link #ESCALATED_WAIT_POLLS} times; owner thread
+     */
+    public boolean escalatedWaits(int polls) {
+        return escalated && polls < ESCALATED_WAIT_POLLS;
+    }
+
     @Override
     public RuntimeException abort() {
         checkActive();

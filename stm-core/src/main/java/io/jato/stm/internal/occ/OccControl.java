@@ -91,10 +91,10 @@ public final class OccControl extends ConcurrencyControl {
                 observed(txn, e, e.lockedWord());
                 return item.valueAcquire();
             }
-            if (++spins > readSpins && !txn.isEscalated()) {
+            if (++spins > readSpins && !txn.escalatedWaits(spins)) {
                 throw txn.rollback(AbortCause.READ_BUSY);
             }
-            Thread.onSpinWait();
+            LockBitWords.pause(spins);
         }
     }
 
@@ -143,10 +143,10 @@ public final class OccControl extends ConcurrencyControl {
                 observed(txn, e, e.lockedWord());
                 return item.valueAcquire();
             }
-            if (++spins > readSpins && !txn.isEscalated()) {
+            if (++spins > readSpins && !txn.escalatedWaits(spins)) {
                 throw txn.rollback(AbortCause.READ_BUSY);
             }
-            Thread.onSpinWait();
+            LockBitWords.pause(spins);
         }
     }
 
@@ -162,10 +162,10 @@ public final class OccControl extends ConcurrencyControl {
                 observed(txn, e, e.lockedWord());
                 return;
             }
-            if (++spins > readSpins && !txn.isEscalated()) {
+            if (++spins > readSpins && !txn.escalatedWaits(spins)) {
                 throw txn.rollback(AbortCause.READ_BUSY);
             }
-            Thread.onSpinWait();
+            LockBitWords.pause(spins);
         }
     }
 
@@ -213,7 +213,7 @@ public final class OccControl extends ConcurrencyControl {
                     }
                     return null;
                 }
-            } else if (++spins > limit && !txn.isEscalated()) {
+            } else if (++spins > limit && !txn.escalatedWaits(spins)) {
                 // The escalated transaction waits: the holder is committing and nobody waits for it.
                 return AbortCause.LOCK_BUSY;
             }
@@ -258,6 +258,9 @@ public final class OccControl extends ConcurrencyControl {
             }
             // Escalated: the holder is committing, or aborts at the escalation check; its outcome decides.
             for (int spins = 0; ((w = Items.wordAcquire(e.item())) & LOCKED) != 0; spins++) {
+                if (!txn.escalatedWaits(spins)) {
+                    return AbortCause.READ_LOCKED;
+                }
                 LockBitWords.pause(spins);
             }
             if (w == e.observed()) {
