@@ -66,6 +66,11 @@ final class TestCompiler {
 
     /** Compiles {@code sources}, in path order; {@code classPath} entries come before stm-core and stm-collections. */
     static Result compile(Map<String, String> sources, List<Path> classPath) {
+        return compile(sources, classPath, 17);
+    }
+
+    /** As {@link #compile(Map, List)}, for the Java SE {@code release} given (17 unless a source needs more). */
+    static Result compile(Map<String, String> sources, List<Path> classPath, int release) {
         Path dir = BASEDIR.resolve("target/compilations/c" + COUNT.incrementAndGet());
         Path src = dir.resolve("src");
         Path classes = dir.resolve("classes");
@@ -87,7 +92,7 @@ final class TestCompiler {
         List<Path> cp = new ArrayList<>(classPath);
         cp.add(locationOf("io.jato.stm.Stm"));
         cp.add(locationOf("io.jato.records.TxRecord"));
-        List<String> options = List.of("--release", "17", "-Xlint:all", "-Werror",
+        List<String> options = List.of("--release", Integer.toString(release), "-Xlint:all", "-Werror",
                 "-classpath", cp.stream().map(Path::toString).collect(Collectors.joining(java.io.File.pathSeparator)),
                 "-d", classes.toString(), "-s", generated.toString());
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
