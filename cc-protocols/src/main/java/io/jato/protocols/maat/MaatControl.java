@@ -207,8 +207,8 @@ public final class MaatControl extends ConcurrencyControl {
             return false;
         }
         SoftLocks locks = SoftLocks.of(item);
+        s.hold(locks); // first: if growing the list throws, no bit is left set unrecorded
         locks.lockRead(s.bit);
-        s.hold(locks);
         e.addFlags(SOFT);
         return true;
     }
@@ -306,8 +306,8 @@ public final class MaatControl extends ConcurrencyControl {
         MaatTxnState s = state(txn);
         if (s.bit != 0 && !e.has(SOFT_WRITE)) {
             SoftLocks locks = SoftLocks.of(e.item());
+            s.holdWrite(locks); // first: if growing the list throws, no bit is left set unrecorded
             locks.lockWrite(s.bit);
-            s.holdWrite(locks);
             e.addFlags(SOFT_WRITE);
         }
         return null;
