@@ -124,6 +124,8 @@ public final class MaatControl extends ConcurrencyControl {
     private final int slots;
     /** Which live state holds each soft-lock bit. */
     private final SlotTable slotTable;
+    /** Orders a committing transaction against the holders of soft locks on its items. */
+    private final SoftLockOrdering ordering;
 
     /** The least commit timestamp of any transaction (TicToc's floor, see the essay). CAS only. */
     @SuppressWarnings("unused") // through FLOOR
@@ -136,6 +138,7 @@ public final class MaatControl extends ConcurrencyControl {
         this.stateSlot = context.stateSlot();
         this.slots = slots;
         this.slotTable = new SlotTable(slots);
+        this.ordering = new SoftLockOrdering(slotTable);
     }
 
     @Override
@@ -385,56 +388,9 @@ public final class MaatControl extends ConcurrencyControl {
             Entry e = txn.writeAt(k);
             if (context.owns(e)) {
                 TxItem item = e.item();
-                lower = orderAfterHolders(item, lower, s.bit, spare);
+                lower = ordering.orderAfterHolders(item, lower, s.bit, spare);
                 // After the soft locks (see the essay): a reader that cleared its bit raised rts first.
                 lower = Math.max(lower, Items.word2Volatile(item) + 1);
-            }
-        }
-        return lower;
-    }
-
-    /**
-     * Orders a writer of {@code item} (holding its lock) against the other holders of soft locks
-     * on it. After every soft reader: an open range is narrowed below {@code lower}, a frozen one
-     * raises {@code lower} above its timestamp. Before narrowing, the writer goes above the
-     * reader's published lower bound if it can (that bound is at most {@code spare}): narrowing
-     * below it would empty the reader's range, an abort the writer can spare it by committing
-     * higher (the ranges then still do not overlap). After every frozen soft writer: one that froze
-     * while we hold the lock has published already (it locked the item first), so {@code lower}
-     * goes above it, the order the item's rts gives too. Open soft writers are ordered after us
-     * once our timestamp is fixed ({@link #prepare}).
-     *
-     * @param self the caller's own slot bit (its own soft locks are skipped), or 0
-     * @param spare how high the caller may raise {@code lower} to spare a reader's range;
-     *              {@code Long.MIN_VALUE} never
-     * @return the raised lower bound
-     */
-    private long orderAfterHolders(TxItem item, long lower, long self, long spare) {
-        SoftLocks locks = SoftLocks.peek(item);
-        if (locks == null) {
-            return lower;
-        }
-        for (long m = locks.readers() & ~self; m != 0; m &= m - 1) {
-            MaatTxnState reader = slotTable.holder(Long.numberOfTrailingZeros(m));
-            if (reader != null) {
-                MaatRange range = reader.range;
-                long known = range.lower();
-                if (known >= lower && known < spare && known <= range.upper()) {
-                    lower = known + 1;
-                }
-                long frozen = range.narrow(lower - 1);
-                if (frozen != MaatRange.NARROWED) {
-                    lower = Math.max(lower, frozen + 1);
-                }
-            }
-        }
-        for (long m = locks.writers() & ~self; m != 0; m &= m - 1) {
-            MaatTxnState writer = slotTable.holder(Long.numberOfTrailingZeros(m));
-            if (writer != null) {
-                long frozen = writer.range.frozenAt();
-                if (frozen != MaatRange.OPEN) {
-                    lower = Math.max(lower, frozen + 1);
-                }
             }
         }
         return lower;
@@ -451,7 +407,7 @@ public final class MaatControl extends ConcurrencyControl {
         }
         TxItem item = e.item();
         if (e.has(SOFT)) {
-            AbortCause c = orderBeforeWriters(state(txn).bit, item, e.observed(), commitTimestamp);
+            AbortCause c = ordering.orderBeforeWriters(state(txn).bit, item, e.observed(), commitTimestamp);
             if (c == null && e.observed2() < commitTimestamp) {
                 raiseRts(item, commitTimestamp);
             }
@@ -474,52 +430,6 @@ public final class MaatControl extends ConcurrencyControl {
         return (Items.wordVolatile(item) & RETIRED) != 0 ? AbortCause.DELETED : AbortCause.READ_VALIDATION;
     }
 
-    /**
-     * Orders a reader committing at {@code ts} before every other holder of a soft write lock on
-     * {@code item} (seed 004: the reader of an item with a soft write lock commits before the
-     * holder; it read the version the holder's buffered write will replace). An open holder has
-     * its published lower bound pushed above {@code ts}. A frozen one holds the item's commit lock
-     * or has published: if it froze above the version read ({@code observed}), the reader must be
-     * below it, and its timestamp, fixed now, is not: the reader's range is empty. If it froze at
-     * or below the version read, the reader read its write (or a later one) and comes after it.
-     *
-     * @param self the caller's own slot bit (its own soft lock is skipped)
-     * @return null, or {@code TIMESTAMP_ORDER}
-     */
-    private AbortCause orderBeforeWriters(long self, TxItem item, long observed, long ts) {
-        SoftLocks locks = SoftLocks.peek(item); // not null: the read soft-locked the item
-        for (long m = locks.writers() & ~self; m != 0; m &= m - 1) {
-            MaatTxnState writer = slotTable.holder(Long.numberOfTrailingZeros(m));
-            if (writer != null) {
-                long frozen = writer.range.frozenAt();
-                if (frozen == MaatRange.OPEN) {
-                    writer.range.pushLower(ts + 1);
-                } else if (frozen > observed && frozen <= ts) {
-                    return AbortCause.TIMESTAMP_ORDER;
-                }
-            }
-        }
-        return null;
-    }
-
-    /**
-     * Orders a writer that froze at {@code ts} before every other open holder of a soft write lock
-     * on an item it soft-write-locked (write-write: the one that commits first goes first, the
-     * order in which the commit lock makes the two install): their lower bounds are pushed above
-     * {@code ts}. Frozen ones were ordered before us in {@link #orderAfterHolders}.
-     */
-    private void pushWriters(MaatTxnState s, long ts) {
-        SoftLocks[] h = s.heldWrites;
-        for (int i = 0, n = s.heldWriteCount; i < n; i++) {
-            for (long m = h[i].writers() & ~s.bit; m != 0; m &= m - 1) {
-                MaatTxnState writer = slotTable.holder(Long.numberOfTrailingZeros(m));
-                if (writer != null) {
-                    writer.range.pushLower(ts + 1);
-                }
-            }
-        }
-    }
-
     /** Raises the item's rts to at least {@code ts}, whatever version it holds now. */
     private static void raiseRts(TxItem item, long ts) {
         for (;;) {
@@ -537,7 +447,7 @@ public final class MaatControl extends ConcurrencyControl {
             return AbortCause.TIMESTAMP_ORDER;
         }
         if (s.heldWriteCount != 0) {
-            pushWriters(s, commitTimestamp);
+            ordering.pushWriters(s, commitTimestamp);
         }
         return null;
     }
@@ -571,15 +481,7 @@ public final class MaatControl extends ConcurrencyControl {
     @Override
     public void unlockChanged(TxnContext txn, Entry e, long commitTimestamp) {
         TxItem item = e.item();
-        SoftLocks locks = SoftLocks.peek(item);
-        if (locks != null) {
-            for (long m = locks.readers() & ~state(txn).bit; m != 0; m &= m - 1) {
-                MaatTxnState reader = slotTable.holder(Long.numberOfTrailingZeros(m));
-                if (reader != null) {
-                    reader.range.narrow(-1);
-                }
-            }
-        }
+        ordering.emptyReaders(item, state(txn).bit);
         publish(txn, e, Math.max(commitTimestamp, Items.word2Volatile(item) + 1));
     }
 
@@ -606,7 +508,7 @@ public final class MaatControl extends ConcurrencyControl {
                 // items) follows: every commit from now on, and the new version, must be ordered
                 // after every reader of this version. Open soft readers are narrowed below the
                 // floor raised here; frozen ones and committed ones (rts) raise it.
-                long limit = orderAfterHolders(item, Items.word2Volatile(item) + 1, 0L, Long.MIN_VALUE);
+                long limit = ordering.orderAfterHolders(item, Items.word2Volatile(item) + 1, 0L, Long.MIN_VALUE);
                 raiseFloor(Math.max(limit, Items.word2Volatile(item) + 1));
                 return w;
             }
