@@ -37,7 +37,7 @@ public class MaatSoftLockVsWriterTest {
 
     @Actor
     public void reader(II_Result r) {
-        locks.lock(BIT);
+        locks.lockRead(BIT);
         r.r1 = TicTocWord.isLocked(Items.wordVolatile(x)) ? 0 : 1;
     }
 

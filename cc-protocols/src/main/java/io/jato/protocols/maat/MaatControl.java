@@ -28,36 +28,46 @@ import static io.jato.protocols.tictoc.TicTocWord.wts;
  * writer, if its own writes let it.
  *
  * Item metadata: TicToc's word pair (TicTocWord: wts + lock + retired bits; rts = the largest
- * timestamp a committed reader used the version at), plus the item's soft read locks
- * (SoftLocks, in the reference slot: a bit per transaction slot).
+ * timestamp a committed reader used the version at), plus the item's soft read and write locks
+ * (SoftLocks, in the reference slot: a word of slot bits for each kind).
  *
  * Execution. A read waits until the item is unlocked (polled up to the read spin bound), takes a
  * soft read lock (sets its slot's bit on the item), then reads as TicToc does (word, rts, value,
  * word). Registering only once the item is unlocked keeps a reader from being narrowed below a
- * writer whose new version it then reads. Writes are buffered; they take no soft lock (see
- * Departures).
+ * writer whose new version it then reads. Writes are buffered; an entry's first write (onWrite)
+ * takes a soft write lock (sets its slot's bit in the item's writers word).
  *
  * Commit (driver phases):
  *  1. lock    — CAS the word's lock bit; the first lock waits up to the lock spin bound, later
  *               ones spin briefly (as OCC), then LOCK_BUSY; escalated: unbounded.
- *  2. ts      — lower = max(the store's floor; wts of every version read; for every write: rts + 1,
- *               and frozen ts + 1 of every other soft reader). Every other soft reader of a written
- *               item that is still open has its upper bound narrowed below lower (seed 004 §V:
- *               "commit after the transactions holding soft read locks on the item"). The item's
- *               rts is read again after its soft locks (see below). The proposal is lower.
+ *  2. ts      — lower = max(the store's floor; wts of every version read; the lower bound others
+ *               pushed (see 3); for every write: rts + 1, frozen ts + 1 of every other soft reader
+ *               and of every other frozen soft writer). Every other soft reader of a written item
+ *               that is still open has its upper bound narrowed below lower (seed 004 §V: "commit
+ *               after the transactions holding soft read locks on the item"); first, lower goes
+ *               above the reader's pushed lower bound if our own range allows, rather than
+ *               emptying the reader's. The item's rts is read again after its soft locks (see
+ *               below). The proposal is lower.
  *  3. validate — a read the transaction also wrote must be the locked version. A soft-locked read
- *               needs no other check: every writer that replaced the version after it was read saw
- *               the soft lock and ordered itself after this transaction's range (narrowed it, or
- *               went above its frozen timestamp). Its rts is raised to ts (CAS to the maximum), so
- *               that writers coming after this attempt's soft lock is gone go above it: the item's
- *               "max committed read timestamp" of the paper. A read without a soft lock (no slot)
- *               validates as TicToc's: extend rts to ts, fail if the item changed or is locked.
+ *               is ordered before the other holders of soft write locks on the item (seed 004:
+ *               the CommitBeforeQueue): an open holder's published lower bound is pushed above ts;
+ *               a holder frozen above the version read and at or below ts empties our range
+ *               (TIMESTAMP_ORDER). It needs no other check: every writer that replaced the version
+ *               after it was read saw the soft read lock and ordered itself after this
+ *               transaction's range (narrowed it, or went above its frozen timestamp). Its rts is
+ *               raised to ts (CAS to the maximum), so that writers coming after this attempt's soft
+ *               lock is gone go above it: the item's "max committed read timestamp" of the paper.
+ *               A read without a soft lock (no slot) validates as TicToc's: extend rts to ts, fail
+ *               if the item changed or is locked.
  *  4. prepare — freeze ts in the range (MaatRange.freeze); a range whose upper bound fell below
  *               ts is empty: abort with TIMESTAMP_ORDER. Others narrowing this range and this
- *               freeze are CASes on one word, so exactly one order holds.
+ *               freeze are CASes on one word, so exactly one order holds. Once frozen, the other
+ *               open holders of soft write locks on our written items have their lower bounds
+ *               pushed above ts (write-write: the first to commit goes first, as the commit lock
+ *               makes them install).
  *  5. install, publish: rts = ts, then word = ts unlocked (release stores), as TicToc.
- *  finish — clear every soft lock the attempt took (commit and abort alike; begin clears them too
- *           if a previous finish did not run).
+ *  finish — clear every soft lock, read and write, the attempt took (commit and abort alike; begin
+ *           clears them too if a previous finish did not run).
  *
  * Why a writer reads rts after the soft locks. A reader R committing at ts_R raises rts (validate)
  * before it clears its soft lock (finish); a writer W locks, loads the soft-lock word, then rts. If W misses R's bit,
@@ -65,11 +75,19 @@ import static io.jato.protocols.tictoc.TicTocWord.wts;
  * open (narrowed) or frozen (W goes above it). Either way ts_R < ts_W. docs/maat.md has the
  * whole argument.
  *
- * Departures. (a) Soft write locks are not kept: writes are buffered until commit, where the
- * commit lock on the item plays their part; the paper's "reader commits before the soft write
- * lock's holder" is enforced by the writer at its commit (it narrows the reader). (b) Ranges are
- * narrowed only at commit (the paper adjusts on every access): an open range is only an upper
- * bound, the lower bound is the committer's own. (c) The floor of TicToc (data types that move
+ * Why pushes need no handshake. The pushed lower bound is what others learned early; the order
+ * it asks for (a committed reader of x before the holder of x's soft write lock) is also what the
+ * soft read lock and x's rts give when the holder commits, so a push the holder misses (it had
+ * computed its timestamp) is not checked at its freeze, and nothing else waits on the pushed word.
+ * What it adds: a writer about to narrow the holder's range, for an item the holder read, goes
+ * above the pushed bound instead of emptying the range.
+ *
+ * Departures. (a) Write-write order: the paper orders a writer after the holders of soft write
+ * locks it finds; writes are buffered here and install in the order of the commit lock, so the
+ * one that commits first goes first and pushes the others above it. (b) Ranges are narrowed only
+ * at commit (the paper adjusts on every access): an open range publishes its upper bound and the
+ * lower bound others pushed; the lower bound from the transaction's own accesses is computed at
+ * its commit. (c) The floor of TicToc (data types that move
  * key ranges between items outside transactions, deletes) is kept: every commit is at least the
  * floor; a non-transactional lock narrows the item's soft readers below the floor it raises. (d)
  * Only 64 contexts per store hold slots; the others read without soft locks and validate like
@@ -93,6 +111,8 @@ public final class MaatControl extends ConcurrencyControl {
 
     /** The entry's read took a soft lock (before its observation). */
     static final int SOFT = Entry.PROTOCOL_FLAG_0;
+    /** The entry's first write took a soft write lock. */
+    static final int SOFT_WRITE = Entry.PROTOCOL_FLAG_1;
 
     private final int lockSpins;
     private final int readSpins;
@@ -104,6 +124,8 @@ public final class MaatControl extends ConcurrencyControl {
     private final int slots;
     /** Which live state holds each soft-lock bit. */
     private final SlotTable slotTable;
+    /** Orders a committing transaction against the holders of soft locks on its items. */
+    private final SoftLockOrdering ordering;
 
     /** The least commit timestamp of any transaction (TicToc's floor, see the essay). CAS only. */
     @SuppressWarnings("unused") // through FLOOR
@@ -116,6 +138,7 @@ public final class MaatControl extends ConcurrencyControl {
         this.stateSlot = context.stateSlot();
         this.slots = slots;
         this.slotTable = new SlotTable(slots);
+        this.ordering = new SoftLockOrdering(slotTable);
     }
 
     @Override
@@ -156,7 +179,7 @@ public final class MaatControl extends ConcurrencyControl {
     @Override
     public void begin(TxnContext txn) {
         MaatTxnState s = state(txn);
-        if (s.heldCount != 0) {
+        if (s.holdsSoftLocks()) {
             s.releaseAll(); // the previous attempt's finish did not run (a hook threw before it)
         }
         s.range.reset();
@@ -187,8 +210,8 @@ public final class MaatControl extends ConcurrencyControl {
             return false;
         }
         SoftLocks locks = SoftLocks.of(item);
-        locks.lock(s.bit);
-        s.hold(locks);
+        s.hold(locks); // first: if growing the list throws, no bit is left set unrecorded
+        locks.lockRead(s.bit);
         e.addFlags(SOFT);
         return true;
     }
@@ -273,6 +296,26 @@ public final class MaatControl extends ConcurrencyControl {
         return spins;
     }
 
+    // ------------------------------------------------------------------ execution-time writes
+
+    /**
+     * Takes the soft write lock for {@code e}'s first write (the write itself stays buffered):
+     * a transaction that commits a read of the item while this one runs learns from it that it
+     * must come before this one ({@link #validate}), and a committing writer of the item orders
+     * itself against it ({@link #prepare}). One atomic OR on the item's soft-lock object.
+     */
+    @Override
+    public AbortCause onWrite(TxnContext txn, Entry e) {
+        MaatTxnState s = state(txn);
+        if (s.bit != 0 && !e.has(SOFT_WRITE)) {
+            SoftLocks locks = SoftLocks.of(e.item());
+            s.holdWrite(locks); // first: if growing the list throws, no bit is left set unrecorded
+            locks.lockWrite(s.bit);
+            e.addFlags(SOFT_WRITE);
+        }
+        return null;
+    }
+
     @Override
     public boolean isCurrent(TxnContext txn, Entry e) {
         if (e.has(Entry.LOCKED)) {
@@ -321,7 +364,7 @@ public final class MaatControl extends ConcurrencyControl {
             }
         }
         if (readOnly) {
-            return lower;
+            return lower; // holds no soft write lock: nobody pushed this attempt's lower bound
         }
         // A first estimate from the written items' rts, so that readers are narrowed below the
         // timestamp this commit will take rather than below a smaller one.
@@ -332,41 +375,22 @@ public final class MaatControl extends ConcurrencyControl {
             }
         }
         MaatTxnState s = state(txn);
-        if (s.bit != 0 && lower > s.range.upper()) {
-            return lower; // already empty: prepare aborts; do not narrow anyone for nothing
+        long spare = MaatRange.UNBOUNDED; // how high this commit may go to spare a reader's range
+        if (s.bit != 0) {
+            // What committed readers of our soft-write-locked items pushed us to (see validate).
+            lower = Math.max(lower, s.range.lower());
+            spare = s.range.upper();
+            if (lower > spare) {
+                return lower; // already empty: prepare aborts; do not narrow anyone for nothing
+            }
         }
         for (int k = 0, n = txn.writeCount(); k < n; k++) {
             Entry e = txn.writeAt(k);
             if (context.owns(e)) {
                 TxItem item = e.item();
-                lower = orderAfterReaders(item, lower, s.bit);
+                lower = ordering.orderAfterHolders(item, lower, s.bit, spare);
                 // After the soft locks (see the essay): a reader that cleared its bit raised rts first.
                 lower = Math.max(lower, Items.word2Volatile(item) + 1);
-            }
-        }
-        return lower;
-    }
-
-    /**
-     * Orders a writer of {@code item} (holding its lock) after every other transaction holding a
-     * soft read lock on it: an open range is narrowed below {@code lower}, a frozen one raises
-     * {@code lower} above its timestamp.
-     *
-     * @param self the caller's own slot bit (its own soft lock is skipped), or 0
-     * @return the raised lower bound
-     */
-    private long orderAfterReaders(TxItem item, long lower, long self) {
-        SoftLocks locks = SoftLocks.peek(item);
-        if (locks == null) {
-            return lower;
-        }
-        for (long m = locks.readers() & ~self; m != 0; m &= m - 1) {
-            MaatTxnState reader = slotTable.holder(Long.numberOfTrailingZeros(m));
-            if (reader != null) {
-                long frozen = reader.range.narrow(lower - 1);
-                if (frozen != MaatRange.NARROWED) {
-                    lower = Math.max(lower, frozen + 1);
-                }
             }
         }
         return lower;
@@ -381,13 +405,16 @@ public final class MaatControl extends ConcurrencyControl {
             return wts(lw) == e.observed() ? null
                     : (lw & RETIRED) != 0 ? AbortCause.DELETED : AbortCause.READ_VALIDATION;
         }
-        if (e.observed2() >= commitTimestamp) {
-            return null; // the version was already reserved up to the timestamp when read
-        }
         TxItem item = e.item();
         if (e.has(SOFT)) {
-            raiseRts(item, commitTimestamp);
-            return null;
+            AbortCause c = ordering.orderBeforeWriters(state(txn).bit, item, e.observed(), commitTimestamp);
+            if (c == null && e.observed2() < commitTimestamp) {
+                raiseRts(item, commitTimestamp);
+            }
+            return c;
+        }
+        if (e.observed2() >= commitTimestamp) {
+            return null; // the version was already reserved up to the timestamp when read
         }
         int r = TicTocWord.extendRts(item, e.observed(), commitTimestamp);
         for (int spins = 0; r == TicTocWord.BUSY && txn.escalatedWaits(spins); spins++) {
@@ -418,6 +445,9 @@ public final class MaatControl extends ConcurrencyControl {
         MaatTxnState s = state(txn);
         if (s.bit != 0 && !s.range.freeze(commitTimestamp)) {
             return AbortCause.TIMESTAMP_ORDER;
+        }
+        if (s.heldWriteCount != 0) {
+            ordering.pushWriters(s, commitTimestamp);
         }
         return null;
     }
@@ -451,15 +481,7 @@ public final class MaatControl extends ConcurrencyControl {
     @Override
     public void unlockChanged(TxnContext txn, Entry e, long commitTimestamp) {
         TxItem item = e.item();
-        SoftLocks locks = SoftLocks.peek(item);
-        if (locks != null) {
-            for (long m = locks.readers() & ~state(txn).bit; m != 0; m &= m - 1) {
-                MaatTxnState reader = slotTable.holder(Long.numberOfTrailingZeros(m));
-                if (reader != null) {
-                    reader.range.narrow(-1);
-                }
-            }
-        }
+        ordering.emptyReaders(item, state(txn).bit);
         publish(txn, e, Math.max(commitTimestamp, Items.word2Volatile(item) + 1));
     }
 
@@ -486,7 +508,7 @@ public final class MaatControl extends ConcurrencyControl {
                 // items) follows: every commit from now on, and the new version, must be ordered
                 // after every reader of this version. Open soft readers are narrowed below the
                 // floor raised here; frozen ones and committed ones (rts) raise it.
-                long limit = orderAfterReaders(item, Items.word2Volatile(item) + 1, 0L);
+                long limit = ordering.orderAfterHolders(item, Items.word2Volatile(item) + 1, 0L, Long.MIN_VALUE);
                 raiseFloor(Math.max(limit, Items.word2Volatile(item) + 1));
                 return w;
             }
@@ -531,7 +553,7 @@ public final class MaatControl extends ConcurrencyControl {
         return TicTocWord.isRetired(Items.wordAcquire(item));
     }
 
-    /** Quiescent: TicToc's word pair is, and no live slot still holds a soft read lock on the item. */
+    /** Quiescent: TicToc's word pair is, and no live slot still holds a soft lock of either kind on the item. */
     @Override
     public String checkQuiescent(TxItem item) {
         String words = TicTocWord.checkQuiescent(Items.wordVolatile(item), Items.word2Volatile(item));
@@ -543,12 +565,22 @@ public final class MaatControl extends ConcurrencyControl {
             return null;
         }
         long live = slotTable.live(locks.readers());
-        return live == 0 ? null : "soft read locks still held by slots " + Long.toBinaryString(live);
+        if (live != 0) {
+            return "soft read locks still held by slots " + Long.toBinaryString(live);
+        }
+        live = slotTable.live(locks.writers());
+        return live == 0 ? null : "soft write locks still held by slots " + Long.toBinaryString(live);
     }
 
     /** @return the soft read locks on {@code item} (a bit per slot); for tests and diagnostics */
     public long softReaders(TxItem item) {
         SoftLocks locks = SoftLocks.peek(item);
         return locks == null ? 0 : locks.readers();
+    }
+
+    /** @return the soft write locks on {@code item} (a bit per slot); for tests and diagnostics */
+    public long softWriters(TxItem item) {
+        SoftLocks locks = SoftLocks.peek(item);
+        return locks == null ? 0 : locks.writers();
     }
 }

@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * Registers MaaT ({@link MaatControl}) under {@value #NAME}: per-transaction timestamp ranges
- * narrowed at commit through non-blocking soft read locks, a commit timestamp chosen from what is
+ * narrowed at commit through non-blocking soft read and write locks, a commit timestamp chosen from what is
  * left, an abort only when nothing is (seed 004). Serializable. Option {@value #SOFT_LOCK_SLOTS}.
  */
 public final class MaatProtocol implements Protocol {
@@ -20,7 +20,7 @@ public final class MaatProtocol implements Protocol {
     public static final int SOFT_LOCK_SLOTS_DEFAULT = SoftLocks.SLOTS;
 
     private static final List<ProtocolOption> OPTIONS = List.of(ProtocolOption.of(SOFT_LOCK_SLOTS,
-            SOFT_LOCK_SLOTS_DEFAULT, "contexts (threads) that take soft read locks, at most 64;"
+            SOFT_LOCK_SLOTS_DEFAULT, "contexts (threads) that take soft locks, at most 64;"
                     + " the others validate their reads as TicToc does"));
 
     @Override
@@ -30,7 +30,7 @@ public final class MaatProtocol implements Protocol {
 
     @Override
     public String description() {
-        return "MaaT: dynamic timestamp ranges narrowed through soft read locks, commit inside the range (seed 004)";
+        return "MaaT: dynamic timestamp ranges narrowed through soft read and write locks, commit inside the range (seed 004)";
     }
 
     @Override

@@ -11,8 +11,16 @@ import java.lang.invoke.VarHandle;
  * ({@link #narrow}) when they commit a write to an item this transaction soft-locked for reading;
  * the owner fixes its timestamp ({@link #freeze}) in {@code prepare}. Both are CASes on one word,
  * so of a narrowing and a freeze exactly one comes first: either the freeze respects the narrowed
- * bound, or the narrower sees the frozen timestamp and orders itself after it. The lower bound is
- * the owner's alone (computed once, at commit, from what it read and writes) and is not published.
+ * bound, or the narrower sees the frozen timestamp and orders itself after it.
+ *
+ * <p>Beside it, a second word publishes what others know of the lower bound: a transaction that
+ * commits at {@code ts} and must come before this one (it read, or wrote first, an item this one
+ * soft-write-locked) {@linkplain #pushLower pushes} it to {@code ts + 1}. The owner folds the
+ * pushed bound into the lower bound it computes at commit ({@code commitTimestamp}); a writer
+ * about to narrow this range reads it so as not to narrow below it when it can go above instead.
+ * It is a bound others learned early, not the ordering itself: a push that arrives after the owner
+ * computed its timestamp is not checked at the freeze, because the pusher's own soft locks and
+ * the items' rts already order the two (docs/maat.md), so no Dekker pair hangs on this word.
  *
  * <pre>
  * bound word
@@ -26,8 +34,8 @@ import java.lang.invoke.VarHandle;
  *  F = 1 (frozen)  the attempt fixed its commit timestamp = value; final until the next reset.
  * </pre>
  *
- * Writers: the owner thread (reset with a volatile store at the start of each attempt, freeze by
- * CAS); any committing thread (narrow by CAS). Readers: every one of them, with volatile loads. A
+ * Writers: the owner thread (reset with volatile stores at the start of each attempt, freeze by
+ * CAS); any committing thread (narrow and push by CAS). Readers: every one of them, with volatile loads. A
  * narrowing aimed at an earlier attempt that lands on a later one only makes that attempt abort or
  * commit lower than it had to; it never makes a history unserializable (docs/maat.md).
  *
@@ -35,10 +43,12 @@ import java.lang.invoke.VarHandle;
  */
 public final class MaatRange extends ThreadPadding {
     private static final VarHandle BOUND;
+    private static final VarHandle LOWER;
 
     static {
         try {
             BOUND = MethodHandles.lookup().findVarHandle(MaatRange.class, "bound", long.class);
+            LOWER = MethodHandles.lookup().findVarHandle(MaatRange.class, "lower", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -53,13 +63,37 @@ public final class MaatRange extends ThreadPadding {
 
     @SuppressWarnings("unused") // through BOUND
     private volatile long bound = UNBOUNDED << 1;
+    /** The published lower bound: only grows (CAS to the maximum) until the owner's next reset. */
+    @SuppressWarnings("unused") // through LOWER
+    private volatile long lower;
     // Trailing padding: other cores CAS the word; keep the next object's fields off its line.
     @SuppressWarnings("unused")
     private long tail1, tail2, tail3, tail4, tail5, tail6, tail7;
 
     /** Opens the range for a new attempt: upper bound {@link #UNBOUNDED}, nothing frozen. Owner only. */
     public void reset() {
+        LOWER.setVolatile(this, 0L);
         BOUND.setVolatile(this, UNBOUNDED << 1);
+    }
+
+    /**
+     * Makes the owner commit at or above {@code min}, as far as it has not computed its timestamp
+     * yet: raises the published lower bound (CAS to the maximum). Called by a transaction that
+     * commits at {@code min - 1} and must come before the owner. A push aimed at an earlier attempt
+     * that lands on a later one only raises that attempt's timestamp.
+     */
+    public void pushLower(long min) {
+        for (;;) {
+            long l = (long) LOWER.getVolatile(this);
+            if (l >= min || LOWER.compareAndSet(this, l, min)) {
+                return;
+            }
+        }
+    }
+
+    /** @return the published lower bound (0 unless pushed in this attempt); a volatile load */
+    public long lower() {
+        return (long) LOWER.getVolatile(this);
     }
 
     /**
@@ -110,6 +144,15 @@ public final class MaatRange extends ThreadPadding {
         return (long) BOUND.getVolatile(this) >> 1;
     }
 
+    /** {@link #frozenAt}: the range is open. */
+    public static final long OPEN = -1L;
+
+    /** @return the frozen commit timestamp, or {@link #OPEN}; one volatile load */
+    public long frozenAt() {
+        long b = (long) BOUND.getVolatile(this);
+        return (b & FROZEN) != 0 ? b >> 1 : OPEN;
+    }
+
     /** @return true once {@link #freeze} succeeded in this attempt; a volatile load */
     public boolean isFrozen() {
         return ((long) BOUND.getVolatile(this) & FROZEN) != 0;
@@ -118,6 +161,6 @@ public final class MaatRange extends ThreadPadding {
     @Override
     public String toString() {
         long b = (long) BOUND.getVolatile(this);
-        return (b & FROZEN) != 0 ? "frozen at " + (b >> 1) : "upper " + (b >> 1);
+        return (b & FROZEN) != 0 ? "frozen at " + (b >> 1) : "[" + lower() + ", " + (b >> 1) + "]";
     }
 }

@@ -20,6 +20,10 @@ final class MaatTxnState extends ThreadPadding {
     SoftLocks[] held = new SoftLocks[32];
     /** How many of {@link #held} are in use. */
     int heldCount;
+    /** The soft write locks this attempt holds, in the order taken; cleared at finish. Grows, never shrinks. */
+    SoftLocks[] heldWrites = new SoftLocks[8];
+    /** How many of {@link #heldWrites} are in use. */
+    int heldWriteCount;
     /** This attempt's commit holds a write lock (later locks spin briefly). */
     boolean holdsLock;
 
@@ -28,7 +32,7 @@ final class MaatTxnState extends ThreadPadding {
         this.bit = slot < 0 ? 0L : 1L << slot;
     }
 
-    /** Records a soft lock this attempt took (its bit is set). Allocates only when the list doubles. */
+    /** Records a soft read lock this attempt took (its bit is set). Allocates only when the list doubles. */
     void hold(SoftLocks locks) {
         if (heldCount == held.length) {
             held = Arrays.copyOf(held, held.length * 2);
@@ -36,13 +40,34 @@ final class MaatTxnState extends ThreadPadding {
         held[heldCount++] = locks;
     }
 
-    /** Clears this slot's bit on every soft lock taken, each once per attempt and item. */
+    /** Records a soft write lock this attempt took (its bit is set). Allocates only when the list doubles. */
+    void holdWrite(SoftLocks locks) {
+        if (heldWriteCount == heldWrites.length) {
+            heldWrites = Arrays.copyOf(heldWrites, heldWrites.length * 2);
+        }
+        heldWrites[heldWriteCount++] = locks;
+    }
+
+    /** @return true if this attempt holds a soft lock of either kind */
+    boolean holdsSoftLocks() {
+        return heldCount != 0 || heldWriteCount != 0;
+    }
+
+    /** Clears this slot's bit on every soft lock taken, each once per attempt, item and kind. */
     void releaseAll() {
         SoftLocks[] h = held;
         for (int i = 0, n = heldCount; i < n; i++) {
-            h[i].unlock(bit);
+            h[i].unlockRead(bit);
             h[i] = null;
         }
         heldCount = 0;
+        if (heldWriteCount != 0) {
+            SoftLocks[] w = heldWrites;
+            for (int i = 0, n = heldWriteCount; i < n; i++) {
+                w[i].unlockWrite(bit);
+                w[i] = null;
+            }
+            heldWriteCount = 0;
+        }
     }
 }

@@ -7,37 +7,47 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The soft read locks on one item: a bit per transaction slot ({@link MaatControl} hands the
- * store's first 64 live contexts a slot each) saying "the running attempt of this slot read the
- * item and has not finished". Non-blocking: nobody waits for a soft lock; a committing writer of
- * the item reads the bits and narrows each holder's range so that it commits before the writer
- * ({@link MaatRange#narrow}).
+ * The soft locks on one item: two words with a bit per transaction slot ({@link MaatControl} hands
+ * the store's first 64 live contexts a slot each). A bit in {@code readers} says "the running
+ * attempt of this slot read the item and has not finished"; a bit in {@code writers} says "the
+ * running attempt of this slot wrote the item (its write is buffered) and has not finished".
+ * Non-blocking: nobody waits for a soft lock. A committing writer of the item reads both words:
+ * it narrows each soft reader's range so that the reader commits before it
+ * ({@link MaatRange#narrow}) and orders itself against the other soft writers; a committing
+ * reader reads {@code writers} and orders itself before each holder ({@link MaatRange#pushLower}).
  *
  * <pre>
- * readers word
- *  63                                                                     0
- * +-------------------------------------------------------------------------+
- * |  bit k set: the attempt running in slot k holds a soft read lock here    |
- * +-------------------------------------------------------------------------+
+ * readers word                                       writers word
+ *  63                                   0            63                                   0
+ * +--------------------------------------+          +--------------------------------------+
+ * | bit k: slot k soft-read-locks here    |          | bit k: slot k soft-write-locks here   |
+ * +--------------------------------------+          +--------------------------------------+
  * </pre>
  *
- * Writers: the owner of slot k only sets and clears bit k, with atomic read-modify-writes
- * ({@code getAndBitwiseOr}/{@code getAndBitwiseAnd}, full fences). Readers: committing writers
- * and non-transactional writers of the item, with a volatile load after their lock CAS. The pair
- * is a Dekker handshake: a reader sets its bit, then loads the item's word; a writer CASes the
- * word's lock bit, then loads this word. So a reader that read a version some writer replaces
- * either has its bit seen by that writer, or saw the writer's lock and never read that version.
+ * Writers of each word: the owner of slot k only sets and clears bit k, with atomic
+ * read-modify-writes ({@code getAndBitwiseOr}/{@code getAndBitwiseAnd}, full fences). Readers of
+ * {@code readers}: committing writers and non-transactional writers of the item, with a volatile
+ * load after their lock CAS. The pair is a Dekker handshake: a reader sets its bit, then loads the
+ * item's word; a writer CASes the word's lock bit, then loads this word. So a reader that read a
+ * version some writer replaces either has its bit seen by that writer, or saw the writer's lock
+ * and never read that version. Readers of {@code writers}: committing transactions, with a volatile
+ * load during their commit. No handshake hangs on it: what a soft write lock tells a committing
+ * reader (the holder will commit after it) is also enforced through {@code readers} and the
+ * item's rts when the holder commits; the soft write lock tells it earlier (docs/maat.md).
  *
  * <p>One object per item, made by the item's first soft lock and kept in the item's reference slot
- * ({@code Items.extAcquire}) for the item's life: reads after the first allocate nothing. A slot's
- * bit is set at most once per attempt and item (a second read of the item finds it set).
+ * ({@code Items.extAcquire}) for the item's life: soft locks after the first allocate nothing. A
+ * slot's bit in each word is set at most once per attempt and item (a second read or write of the
+ * item finds its entry flagged).
  */
 public final class SoftLocks {
     private static final VarHandle READERS;
+    private static final VarHandle WRITERS;
 
     static {
         try {
             READERS = MethodHandles.lookup().findVarHandle(SoftLocks.class, "readers", long.class);
+            WRITERS = MethodHandles.lookup().findVarHandle(SoftLocks.class, "writers", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -48,6 +58,8 @@ public final class SoftLocks {
 
     @SuppressWarnings("unused") // through READERS
     private volatile long readers;
+    @SuppressWarnings("unused") // through WRITERS
+    private volatile long writers;
 
     /**
      * @return the item's soft locks, made and installed (by CAS, so racing first readers share one)
@@ -68,22 +80,38 @@ public final class SoftLocks {
     }
 
     /**
-     * Sets {@code bit} (one slot's) unless it is set already. Either way the bit is set, in the
-     * synchronization order, before the caller's next volatile load; only the slot's owner clears it.
+     * Sets {@code bit} (one slot's) in the soft read locks unless it is set already. Either way the
+     * bit is set, in the synchronization order, before the caller's next volatile load; only the
+     * slot's owner clears it.
      */
-    public void lock(long bit) {
+    public void lockRead(long bit) {
         if (((long) READERS.getVolatile(this) & bit) == 0) {
             READERS.getAndBitwiseOr(this, bit);
         }
     }
 
-    /** Clears {@code bit} (one slot's). */
-    public void unlock(long bit) {
+    /** Clears {@code bit} (one slot's) in the soft read locks. */
+    public void unlockRead(long bit) {
         READERS.getAndBitwiseAnd(this, ~bit);
     }
 
     /** @return the bits of every slot holding a soft read lock; a volatile load */
     public long readers() {
         return (long) READERS.getVolatile(this);
+    }
+
+    /** Sets {@code bit} (one slot's) in the soft write locks; only the slot's owner clears it. */
+    public void lockWrite(long bit) {
+        WRITERS.getAndBitwiseOr(this, bit);
+    }
+
+    /** Clears {@code bit} (one slot's) in the soft write locks. */
+    public void unlockWrite(long bit) {
+        WRITERS.getAndBitwiseAnd(this, ~bit);
+    }
+
+    /** @return the bits of every slot holding a soft write lock; a volatile load */
+    public long writers() {
+        return (long) WRITERS.getVolatile(this);
     }
 }

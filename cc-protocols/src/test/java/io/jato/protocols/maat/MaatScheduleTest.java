@@ -10,14 +10,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * MaaT's range rules on fixed two-thread schedules (seed 004 §V-A): where a conflict narrows a
- * range and both transactions commit, where the range empties and the later one aborts, and that
- * soft locks never outlive their attempt.
+ * MaaT's range rules on fixed schedules (seed 004 §V-A, §VI-A): where a conflict narrows a
+ * range and both transactions commit, where a soft write lock orders a reader before the lock's
+ * holder and spares the holder an abort, where the range empties and the later one aborts, and
+ * that soft locks of either kind never outlive their attempt.
  */
 @Timeout(60)
 class MaatScheduleTest {
@@ -39,12 +41,8 @@ class MaatScheduleTest {
     static long[] readerOverwrittenBeforeItCommits(Stm stm, String protocol) {
         TxLong x = new TxLong(stm, 0);
         TxLong y = new TxLong(stm, 0);
-        TxLong z = new TxLong(stm, 0);
+        TxLong z = writtenThreeTimes(stm);
         TxLong w = new TxLong(stm, 0);
-        for (int i = 1; i <= 3; i++) {
-            long v = i;
-            stm.run(txn -> z.set(txn, v));
-        }
         stm.readOnly(txn -> w.get(txn) + z.get(txn)); // w's rts = z's wts = 3
         StmStatistics before = stm.statistics();
         Interleaving il = new Interleaving();
@@ -71,6 +69,16 @@ class MaatScheduleTest {
         return new long[] {d.aborts(), x.single().get(), y.single().get()};
     }
 
+    /** @return a new item after three commits wrote it (MaaT and TicToc: wts 3) */
+    private static TxLong writtenThreeTimes(Stm stm) {
+        TxLong z = new TxLong(stm, 0);
+        for (int i = 1; i <= 3; i++) {
+            long v = i;
+            stm.run(txn -> z.set(txn, v));
+        }
+        return z;
+    }
+
     @Test
     void maatNarrowsTheReadersRangeAndCommitsBoth() {
         long[] r = readerOverwrittenBeforeItCommits(MaatProtocol.NAME);
@@ -86,6 +94,96 @@ class MaatScheduleTest {
             assertEquals(1, r[0], p + " must abort A once");
             assertEquals(15, r[2], p + ": A's retry reads B's x");
         }
+    }
+
+    /**
+     * W reads y and writes x (a soft write lock on x, the write buffered) and waits; T reads x and
+     * z (wts 3) and commits at 3; U writes y and commits; W commits. Serializable as T, W, U: T
+     * read the x that W replaces, W read the y that U replaces. T's commit finds W's soft write
+     * lock on x and pushes W's lower bound to 4 (seed 004: a reader of an item with a soft write
+     * lock commits before the holder). U, about to narrow W (a soft reader of y) below its own
+     * timestamp, sees that bound and commits at 5 instead of 1, leaving W [4, 4]: all three
+     * commit. Without the push U would narrow W to [.., 0] and W, which must go above T's read of
+     * x (x's rts 3), would abort with an empty range. OCC and TicToc abort W (y changed).
+     *
+     * @return {aborts of W's attempts, final x, final y, the x that T read}
+     */
+    static long[] softWriteLockOrdersTheReaderFirst(String protocol) {
+        Stm stm = Protocols.store(protocol);
+        TxLong x = new TxLong(stm, 0);
+        TxLong y = new TxLong(stm, 0);
+        TxLong z = writtenThreeTimes(stm);
+        long[] tSaw = new long[1];
+        StmStatistics before = stm.statistics();
+        Interleaving il = new Interleaving();
+        il.thread("W", () -> stm.run(txn -> {
+            long seen = y.get(txn);
+            x.set(txn, seen + 7);
+            if (txn.attempt() == 0) {
+                il.signal("W wrote");
+                il.await("U committed");
+            }
+        }));
+        il.thread("T", () -> {
+            il.await("W wrote");
+            tSaw[0] = stm.atomicLong(txn -> x.get(txn) + 0 * z.get(txn));
+            il.signal("T committed");
+        });
+        il.thread("U", () -> {
+            il.await("T committed");
+            stm.run(txn -> y.set(txn, 9));
+            il.signal("U committed");
+        });
+        il.run();
+        assertTrue(il.followedSchedule(), protocol + ": the schedule did not run as written");
+        StmStatistics d = stm.statistics().minus(before);
+        assertEquals(3 + d.aborts(), d.starts(), protocol + ": " + d);
+        assertNull(x.checkQuiescent(), protocol);
+        assertNull(y.checkQuiescent(), protocol);
+        return new long[] {d.aborts(), x.single().get(), y.single().get(), tSaw[0]};
+    }
+
+    @Test
+    void aSoftWriteLockOrdersTheReaderBeforeItsHolderAndAllCommit() {
+        long[] r = softWriteLockOrdersTheReaderFirst(MaatProtocol.NAME);
+        assertEquals(0, r[0], "MaaT aborted an attempt");
+        assertEquals(0, r[3], "T read x before W's write");
+        assertEquals(7, r[1], "W committed with the y it read, before U");
+        assertEquals(9, r[2]);
+    }
+
+    @Test
+    void occAndTicTocAbortTheSoftWriteLockHolder() {
+        for (String p : new String[] {"occ", "tictoc"}) {
+            long[] r = softWriteLockOrdersTheReaderFirst(p);
+            assertEquals(1, r[0], p + " must abort W once");
+            assertEquals(16, r[1], p + ": W's retry reads U's y");
+        }
+    }
+
+    /**
+     * A soft write lock lives as long as its attempt: a running writer's item is not quiescent
+     * (checkQuiescent names the soft write lock), and a body that throws after writing leaves none.
+     */
+    @Test
+    void softWriteLocksAreReportedWhileHeldAndReleasedAfterAThrowingBody() {
+        Stm stm = Protocols.store(MaatProtocol.NAME);
+        TxLong x = new TxLong(stm, 1);
+        MaatControl cc = (MaatControl) stm.concurrencyControl();
+        String[] whileHeld = new String[1];
+        assertThrows(IllegalStateException.class, () -> stm.run(txn -> {
+            x.set(txn, 2);
+            whileHeld[0] = x.checkQuiescent();
+            throw new IllegalStateException("user");
+        }));
+        assertNotNull(whileHeld[0], "a held soft write lock went unreported");
+        assertTrue(whileHeld[0].contains("soft write"), whileHeld[0]);
+        assertNull(x.checkQuiescent());
+        assertEquals(1, x.single().get());
+        stm.run(txn -> x.set(txn, 3));
+        assertNull(x.checkQuiescent());
+        assertEquals(3, x.single().get());
+        assertEquals(MaatProtocol.NAME, cc.name());
     }
 
     /**
