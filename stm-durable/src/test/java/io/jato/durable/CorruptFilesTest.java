@@ -139,16 +139,7 @@ class CorruptFilesTest {
 
     @Test
     void aCorruptOrTruncatedCheckpointIsRefused() throws IOException {
-        try (DurableStore s = DurableStoreTest.open(dir, DurabilityMode.DURABLE)) {
-            DurableMap<Long, Long> a = s.map("accounts");
-            s.atomic(tx -> {
-                for (long i = 0; i < 50; i++) {
-                    a.put(tx, i, i);
-                }
-                return null;
-            });
-            s.checkpoint();
-        }
+        checkpointMapFile();
         Path ck = only(dir, ".jck");
         Path copy = other.resolve("saved.jck");
         Files.copy(ck, copy);
