@@ -20,11 +20,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *   1. the logger rolls to segment S; every record in earlier segments has an epoch <= M;
  *   2. wait until the open epoch is above M: a transaction of epoch <= M read the epoch before
  *      now, so it has installed its writes or still holds its stripe locks (see 3);
- *   3. for each map, into its Chronicle Map file checkpoint-S-ID.cmap, and for each key: lock its
- *      stripe as a non-transactional write does (no commit to that stripe can be between its lock
- *      and unlock meanwhile), read the stripe's sequence number and the key's value, unlock. The
- *      entry carries that number: every write of the key with a higher number comes later, every
- *      write with a lower or equal one is in the value;
+ *   3. for each map, into its Chronicle Map file checkpoint-S-ID.cmap, and for each key: read the
+ *      stripe's sequence number under the stripe's lock (taken as a non-transactional write takes
+ *      it: no commit of the stripe is then between numbering its writes and installing them), read
+ *      the key's value, read the number again, and repeat until the two numbers agree. The entry
+ *      carries that number: every write of the key with a higher number comes later, every write
+ *      with a lower or equal one is in the value. (The value is not read under the stripe's lock:
+ *      the read waits for a commit holding the key's lock, which may wait for the stripe.)
  *   4. wait until the epoch open after the scan is durable: a transaction the scan saw is then
  *      on disk, so recovery never shows part of one that the log lost;
  *   5. close and sync every map file; write the metadata (stripe numbers, entry counts, each map
@@ -164,6 +166,16 @@ final class Checkpointer {
         out.append(LogFormat.MAP, b, 0, at + name.length);
     }
 
+    /** @return the stripe's number, read under its lock (so no commit of the stripe is between numbering and installing) */
+    private long stripeSeq(LogStripe s) {
+        long w = cc.lockNonTx(s);
+        try {
+            return s.seq;
+        } finally {
+            cc.unlockNonTx(s, w, false, false);
+        }
+    }
+
     private static <K> void forEachKey(MapCore<K, ?> m, java.util.function.Consumer<Object> action) {
         m.map.single().forEach((k, v) -> action.accept(k));
     }
@@ -171,14 +183,19 @@ final class Checkpointer {
     @SuppressWarnings({"unchecked", "rawtypes"})
     private void writeEntry(CheckpointMapFile out, MapCore m, Object key) throws IOException {
         LogStripe s = m.stripe(key);
-        long seq;
+        long seq = stripeSeq(s);
         Object value;
-        long w = cc.lockNonTx(s);
-        try {
-            seq = s.seq;
+        while (true) {
+            // Not read under the stripe's lock: the read waits while a commit holds the key's lock,
+            // and that commit may be waiting for the stripe (a deadlock). Every commit writing the
+            // key takes a number of this stripe before installing, so an unchanged number around
+            // the read means the value holds exactly the writes numbered up to it.
             value = m.map.single().get(key);
-        } finally {
-            cc.unlockNonTx(s, w, false, false);
+            long again = stripeSeq(s);
+            if (again == seq) {
+                break;
+            }
+            seq = again;
         }
         if (value == null) {
             return; // removed since the iteration found it: the log has the remove
