@@ -25,8 +25,8 @@ import java.util.concurrent.CompletableFuture;
  * durable only in its durable-map writes.
  *
  * <p>One store per directory at a time (a file lock refuses a second, in this or another
- * process). Needs the JVM flags of docs/durability.md ({@code --add-exports
- * java.base/jdk.internal.misc=ALL-UNNAMED} for Agrona).
+ * process). Needs the JVM flags of docs/durability.md ({@link #REQUIRED_JVM_FLAGS}: Agrona's
+ * and Chronicle Map's).
  */
 public final class DurableStore implements AutoCloseable {
     private final Stm stm;
@@ -176,18 +176,12 @@ public final class DurableStore implements AutoCloseable {
         engine.close();
     }
 
-    /** The flag Agrona 2 needs: it reads {@code jdk.internal.misc.Unsafe}. */
-    public static final String REQUIRED_JVM_FLAG = "--add-exports java.base/jdk.internal.misc=ALL-UNNAMED";
-
-    /** Fails with the flag to add, rather than with Agrona's class-initialization error deep in a commit. */
-    static void checkJvmFlags() {
-        try {
-            new org.agrona.concurrent.UnsafeBuffer(new byte[8]).putLong(0, 1L);
-        } catch (LinkageError e) {
-            throw new IllegalStateException("jato-durable needs the JVM flag " + REQUIRED_JVM_FLAG
-                    + " (Agrona's buffers use jdk.internal.misc.Unsafe); see docs/durability.md", e);
-        }
-    }
+    /**
+     * The JVM flags the store needs (Agrona's and Chronicle Map's; docs/durability.md says why),
+     * as the {@code java} launcher takes them. {@link Builder#open()} refuses, naming the missing
+     * ones, in a JVM without them.
+     */
+    public static final List<String> REQUIRED_JVM_FLAGS = JvmFlags.REQUIRED;
 
     /** Declares a store's maps and options, then recovers and opens it. */
     public static final class Builder {
@@ -299,7 +293,7 @@ public final class DurableStore implements AutoCloseable {
          * @throws IllegalStateException if the directory is open in another store
          */
         public DurableStore open() {
-            checkJvmFlags();
+            JvmFlags.check();
             engine = new DurableEngine(stm, dir, logBufferBytes);
             for (Runnable d : declarations) {
                 d.run();

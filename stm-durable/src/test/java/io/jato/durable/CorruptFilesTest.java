@@ -139,16 +139,7 @@ class CorruptFilesTest {
 
     @Test
     void aCorruptOrTruncatedCheckpointIsRefused() throws IOException {
-        try (DurableStore s = DurableStoreTest.open(dir, DurabilityMode.DURABLE)) {
-            DurableMap<Long, Long> a = s.map("accounts");
-            s.atomic(tx -> {
-                for (long i = 0; i < 50; i++) {
-                    a.put(tx, i, i);
-                }
-                return null;
-            });
-            s.checkpoint();
-        }
+        checkpointMapFile();
         Path ck = only(dir, ".jck");
         Path copy = other.resolve("saved.jck");
         Files.copy(ck, copy);
@@ -168,5 +159,88 @@ class CorruptFilesTest {
             assertEquals(50, s.recoveryReport().checkpointEntries());
             assertEquals(49L, s.<Long, Long>map("accounts").getNonTx(49L));
         }
+    }
+
+    /** Fifty entries in a checkpoint; returns its Chronicle Map file, with a copy in {@code other}. */
+    private Path checkpointMapFile() throws IOException {
+        try (DurableStore s = DurableStoreTest.open(dir, DurabilityMode.DURABLE)) {
+            DurableMap<Long, Long> a = s.map("accounts");
+            s.atomic(tx -> {
+                for (long i = 0; i < 50; i++) {
+                    a.put(tx, i, i);
+                }
+                return null;
+            });
+            s.checkpoint();
+        }
+        Path cmap = only(dir, ".cmap");
+        Files.copy(cmap, other.resolve("saved.cmap"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        return cmap;
+    }
+
+    @Test
+    void aDamagedCheckpointMapFileIsRefusedWithItsBlockOffset() throws IOException {
+        Path cmap = checkpointMapFile();
+        long at = Files.size(cmap) / 2;
+        flip(cmap, at);
+        CorruptFileException e = assertThrows(CorruptFileException.class,
+                () -> DurableStoreTest.open(dir, DurabilityMode.DURABLE));
+        assertEquals(cmap, e.file());
+        assertEquals(at / (1 << 20) * (1 << 20), e.offset());
+        assertTrue(e.getMessage().contains("checksum mismatch"), e.getMessage());
+    }
+
+    @Test
+    void aTruncatedOrMissingCheckpointMapFileIsRefused() throws IOException {
+        Path cmap = checkpointMapFile();
+        long size = Files.size(cmap);
+        truncate(cmap, size - 4096);
+        CorruptFileException e = assertThrows(CorruptFileException.class,
+                () -> DurableStoreTest.open(dir, DurabilityMode.DURABLE));
+        assertEquals(cmap, e.file());
+        assertEquals(size - 4096, e.offset());
+        assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+
+        Files.delete(cmap);
+        e = assertThrows(CorruptFileException.class, () -> DurableStoreTest.open(dir, DurabilityMode.DURABLE));
+        assertTrue(e.getMessage().contains("is missing"), e.getMessage());
+    }
+
+    @Test
+    void aCheckpointMapFileOfAnotherStoreIsRefused() throws IOException {
+        Path cmap = checkpointMapFile();
+        Path mine = other.resolve("saved.cmap");
+        try (DurableStore s = DurableStoreTest.open(other.resolve("b"), DurabilityMode.DURABLE)) {
+            DurableMap<Long, Long> a = s.map("accounts");
+            s.atomic(tx -> {
+                for (long i = 0; i < 50; i++) {
+                    a.put(tx, i, i + 1);
+                }
+                return null;
+            });
+            s.checkpoint();
+        }
+        Files.copy(only(other.resolve("b"), ".cmap"), cmap, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        CorruptFileException e = assertThrows(CorruptFileException.class,
+                () -> DurableStoreTest.open(dir, DurabilityMode.DURABLE));
+        assertEquals(cmap, e.file());
+
+        Files.copy(mine, cmap, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        try (DurableStore s = DurableStoreTest.open(dir, DurabilityMode.DURABLE)) {
+            assertEquals(50, s.recoveryReport().checkpointEntries());
+            assertEquals(49L, s.<Long, Long>map("accounts").getNonTx(49L));
+        }
+    }
+
+    @Test
+    void mapFilesOfAnUnfinishedCheckpointAreIgnoredAndDeleted() throws IOException {
+        Path cmap = checkpointMapFile();
+        String later = cmap.getFileName().toString().replace("checkpoint-0", "checkpoint-9");
+        Files.copy(cmap, dir.resolve(later)); // its metadata file was never written
+        try (DurableStore s = DurableStoreTest.open(dir, DurabilityMode.DURABLE)) {
+            assertEquals(50, s.recoveryReport().checkpointEntries());
+        }
+        assertTrue(Files.exists(cmap));
+        assertTrue(!Files.exists(dir.resolve(later)), later + " was not deleted");
     }
 }

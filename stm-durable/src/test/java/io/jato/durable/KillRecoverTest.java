@@ -59,7 +59,7 @@ class KillRecoverTest {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
-        String flags = System.getProperty("jato.durable.jvmFlags", "--add-exports java.base/jdk.internal.misc=ALL-UNNAMED");
+        String flags = System.getProperty("jato.durable.jvmFlags", String.join(" ", DurableStore.REQUIRED_JVM_FLAGS));
         cmd.addAll(Arrays.asList(flags.trim().split("\\s+")));
         cmd.addAll(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
                 BankProcess.class.getName(), dir.toString(), String.valueOf(THREADS), String.valueOf(ACCOUNTS),

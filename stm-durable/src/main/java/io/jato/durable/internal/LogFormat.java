@@ -14,7 +14,7 @@ import java.util.zip.CRC32C;
  * <pre>
  * file header (48 bytes)
  *   0  magic     8 bytes  "JATOLOG1" | "JATOCKP1" | "JATOSTOR"
- *   8  version   int      FORMAT_VERSION
+ *   8  version   int      FORMAT_VERSION (log, store) | CHECKPOINT_VERSION
  *  12  storeId   long     random, fixed when the store is created
  *  20  number    long     segment number (a checkpoint: the first segment it needs)
  *  28  cutLow    long     segments: records of EARLIER segments above this epoch are void
@@ -29,6 +29,8 @@ import java.util.zip.CRC32C;
  */
 public final class LogFormat {
     public static final int FORMAT_VERSION = 1;
+    /** Checkpoints: 1 was a file of ENTRY records; 2 is metadata beside one Chronicle Map file per map. */
+    public static final int CHECKPOINT_VERSION = 2;
     public static final long LOG_MAGIC = magic("JATOLOG1");
     public static final long CHECKPOINT_MAGIC = magic("JATOCKP1");
     public static final long STORE_MAGIC = magic("JATOSTOR");
@@ -41,11 +43,13 @@ public final class LogFormat {
     public static final byte TXN = 1;
     /** Every record of this epoch and below is in the file before this record: payload epoch (long). */
     public static final byte EPOCH = 2;
-    /** Checkpoint: a map begins: id (int), stripe count (int), stripe sequence numbers (long each), name (UTF-8). */
+    /**
+     * Checkpoint metadata: one map: id (int), stripe count (int), stripe sequence numbers (long
+     * each), entries (long), map file length (long), block count (int), CRC32C of each block of
+     * the map file (int each), name (UTF-8).
+     */
     public static final byte MAP = 3;
-    /** Checkpoint: one entry: map id (int), sequence (long), key length (int), key, value length (int), value. */
-    public static final byte ENTRY = 4;
-    /** Checkpoint: the last record: entry count (long). */
+    /** Checkpoint metadata: the last record: entry count of all maps (long). */
     public static final byte END = 5;
 
     /** Write ops inside a TXN record. */
@@ -69,7 +73,7 @@ public final class LogFormat {
     /** @return a header, positioned at 0, limit 48 */
     public static ByteBuffer header(long magic, long storeId, long number, long cutLow, long base) {
         ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        b.putLong(magic).putInt(FORMAT_VERSION).putLong(storeId).putLong(number).putLong(cutLow).putLong(base);
+        b.putLong(magic).putInt(version(magic)).putLong(storeId).putLong(number).putLong(cutLow).putLong(base);
         b.putInt(crc(b, 0, HEADER_BYTES - 4));
         b.flip();
         return b;
@@ -97,9 +101,9 @@ public final class LogFormat {
                     + HEADER_BYTES + " bytes");
         }
         int version = b.getInt(8);
-        if (version != FORMAT_VERSION) {
-            throw new CorruptFileException(file, 8, "format version " + version + ", this build reads version "
-                    + FORMAT_VERSION);
+        if (version != version(magic)) {
+            throw new CorruptFileException(file, 8, kind(magic) + " format version " + version
+                    + ", this build reads version " + version(magic));
         }
         if (b.getInt(HEADER_BYTES - 4) != crc(b, 0, HEADER_BYTES - 4)) {
             throw new CorruptFileException(file, HEADER_BYTES - 4, "header checksum mismatch");
@@ -110,6 +114,10 @@ public final class LogFormat {
                     + ", not to this store " + Long.toHexString(storeId) + " (a foreign file)");
         }
         return new Header(id, b.getLong(20), b.getLong(28), b.getLong(36));
+    }
+
+    private static int version(long magic) {
+        return magic == CHECKPOINT_MAGIC ? CHECKPOINT_VERSION : FORMAT_VERSION;
     }
 
     private static String kind(long magic) {

@@ -20,8 +20,11 @@ import java.util.TreeMap;
 
 /*
  * Recovery, run once when a store opens, before any transaction of it:
- *   1. load the newest checkpoint (it names the first log segment it needs); a checkpoint is
- *      written to a temporary name and renamed when complete, so a bad one is corruption;
+ *   1. load the newest checkpoint (it names the first log segment it needs): its metadata file,
+ *      written to a temporary name and renamed once every map file is synced, then each map's
+ *      Chronicle Map file, checked against the length and block checksums the metadata records.
+ *      A checkpoint is visible only complete, so a bad one is corruption; map files without a
+ *      metadata file are an unfinished checkpoint and deleted;
  *   2. scan every segment from there: check the header (magic, version, store id, number) and
  *      every record's length and CRC32C. A bad record in the last segment with no valid epoch
  *      marker after it is the torn tail of the write a crash interrupted: the segment is cut there.
@@ -59,6 +62,7 @@ final class Recovery {
     private long logBytes;
     private String tornTail;
     private final List<Path> obsolete = new ArrayList<>();
+    private final TreeMap<Long, List<Path>> mapFiles = new TreeMap<>();
 
     Recovery(Path dir, long storeId, Map<Integer, MapCore<?, ?>> maps) {
         this.dir = dir;
@@ -82,6 +86,8 @@ final class Recovery {
                     segments.put(n, p);
                 } else if ((n = Files2.number(name, Files2.CHECKPOINT_PREFIX, Files2.CHECKPOINT_SUFFIX)) >= 0) {
                     checkpoints.put(n, p);
+                } else if ((n = Files2.mapFileNumber(name)) >= 0) {
+                    mapFiles.computeIfAbsent(n, k -> new ArrayList<>()).add(p);
                 } else if (name.endsWith(".tmp")) {
                     obsolete.add(p); // an unfinished checkpoint
                 }
@@ -92,6 +98,11 @@ final class Recovery {
             loadCheckpoint(newest.getValue());
             for (Path older : checkpoints.headMap(newest.getKey()).values()) {
                 obsolete.add(older);
+            }
+        }
+        for (Map.Entry<Long, List<Path>> e : mapFiles.entrySet()) {
+            if (checkpointFile == null || e.getKey() != firstSegment) {
+                obsolete.addAll(e.getValue()); // of an older checkpoint, or of one never completed
             }
         }
         List<Segment> scanned = new ArrayList<>();
@@ -152,32 +163,11 @@ final class Recovery {
                 throw new CorruptFileException(f, pos, problem + " in a checkpoint");
             }
             int len = b.getInt(pos);
+            int end = pos + LogFormat.RECORD_HEADER + len;
             int p = pos + LogFormat.RECORD_HEADER + 1;
             byte type = b.get(pos + LogFormat.RECORD_HEADER);
             if (type == LogFormat.MAP) {
-                int id = b.getInt(p);
-                int n = b.getInt(p + 4);
-                MapCore<?, ?> m = maps.get(id);
-                int nameAt = p + 8 + n * 8;
-                String name = u.getStringWithoutLengthUtf8(nameAt, pos + LogFormat.RECORD_HEADER + len - nameAt);
-                if (m == null || !m.name.equals(name) || n != MapCore.STRIPES) {
-                    throw new CorruptFileException(f, pos, "checkpoint of map '" + name + "' (" + n
-                            + " stripes), which this store does not declare");
-                }
-                long[] seqs = stripeSeqs.get(id);
-                for (int i = 0; i < n; i++) {
-                    seqs[i] = Math.max(seqs[i], b.getLong(p + 8 + i * 8));
-                }
-            } else if (type == LogFormat.ENTRY) {
-                int id = b.getInt(p);
-                long seq = b.getLong(p + 4);
-                MapCore<?, ?> m = map(f, pos, id);
-                int kl = b.getInt(p + 12);
-                Object key = m.keyCodec.decode(u, p + 16, kl);
-                int vl = b.getInt(p + 16 + kl);
-                Object value = m.valueCodec.decode(u, p + 20 + kl, vl);
-                apply(m, key, value, seq);
-                entries++;
+                entries += loadMap(f, pos, b, u, p, end);
             } else if (type == LogFormat.END) {
                 long expected = b.getLong(p);
                 if (expected != entries) {
@@ -188,13 +178,52 @@ final class Recovery {
             } else {
                 throw new CorruptFileException(f, pos, "unknown record type " + type + " in a checkpoint");
             }
-            pos += LogFormat.RECORD_HEADER + len;
+            pos = end;
         }
         if (!ended) {
             throw new CorruptFileException(f, pos, "checkpoint ends without its end record (truncated)");
         }
         checkpointFile = f;
         checkpointEntries = entries;
+    }
+
+    /** Loads the map file a checkpoint's MAP record at {@code pos} describes; @return its entries. */
+    private long loadMap(Path f, int pos, ByteBuffer b, UnsafeBuffer u, int p, int end) throws IOException {
+        int id = b.getInt(p);
+        int n = b.getInt(p + 4);
+        int at = p + 8 + n * 8;
+        int blocks = n == MapCore.STRIPES && at + 20 <= end ? b.getInt(at + 16) : -1;
+        int nameAt = at + 20 + 4 * blocks;
+        if (blocks < 0 || nameAt > end) {
+            throw new CorruptFileException(f, pos, "a map record of " + n + " stripes and " + blocks
+                    + " blocks does not fit its length");
+        }
+        String name = u.getStringWithoutLengthUtf8(nameAt, end - nameAt);
+        MapCore<?, ?> m = maps.get(id);
+        if (m == null || !m.name.equals(name)) {
+            throw new CorruptFileException(f, pos, "checkpoint of map '" + name + "', which this store does not declare");
+        }
+        long[] seqs = stripeSeqs.get(id);
+        for (int i = 0; i < n; i++) {
+            seqs[i] = Math.max(seqs[i], b.getLong(p + 8 + i * 8));
+        }
+        long entries = b.getLong(at);
+        int[] crcs = new int[blocks];
+        for (int i = 0; i < blocks; i++) {
+            crcs[i] = b.getInt(at + 20 + 4 * i);
+        }
+        Path file = dir.resolve(Files2.mapFileName(firstSegment, id));
+        if (!Files.exists(file)) {
+            throw new CorruptFileException(f, pos, "its map file " + file.getFileName() + " is missing");
+        }
+        long read = CheckpointMapFile.read(file, name, new CheckpointMapFile.Checksums(b.getLong(at + 8), crcs),
+                (key, seq, value, offset) -> apply(m, m.keyCodec.decode(new UnsafeBuffer(key), 0, key.length),
+                        m.valueCodec.decode(new UnsafeBuffer(value), offset, value.length - offset), seq));
+        if (read != entries) {
+            throw new CorruptFileException(file, 0, "checkpoint map file holds " + read + " entries, its checkpoint "
+                    + f.getFileName() + " says " + entries);
+        }
+        return entries;
     }
 
     // ------------------------------------------------------------------ log segments
