@@ -27,8 +27,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class EscalatedReaderWaitTest {
-    /** How long the writer stalls in its commit: many of the reader's backoffs. */
-    private static final long STALL_MILLIS = 300;
+    /**
+     * How long the writer stalls in its commit: many of the reader's backoffs (dozens of aborts
+     * without the fix), and well within how long an escalated transaction waits for one holder
+     * ({@code TxnContext.ESCALATED_WAIT_NANOS}).
+     */
+    private static final long STALL_MILLIS = 100;
 
     static java.util.stream.Stream<String> protocols() {
         return Protocols.singles();

@@ -125,6 +125,10 @@ public final class TxnContext extends Txn {
     TxnType type = TxnType.UNTYPED;
     /** The running transaction holds the store's escalation token; owner thread only (the retry loop sets it). */
     boolean escalated;
+    /** The polls argument of the last {@link #escalatedWaits} call; owner thread. */
+    private int escalatedWaitPolls;
+    /** When the wait {@link #escalatedWaits} is timing began ({@code System.nanoTime}); owner thread. */
+    private long escalatedWaitStart;
     /**
      * Hooks registered in this attempt ({@link #beforeCommit}, {@link #afterCommit},
      * {@link #afterRollback}); 0 when none, which is all the retry loop checks.
@@ -286,23 +290,33 @@ public final class TxnContext extends Txn {
         return escalated;
     }
 
-    /** Polls an escalated transaction waits for one holder before it gives up ({@link #escalatedWaits}). */
-    public static final int ESCALATED_WAIT_POLLS = 1 << 16;
+    /** How long an escalated transaction waits for one holder before it gives up ({@link #escalatedWaits}). */
+    public static final long ESCALATED_WAIT_NANOS = 250_000_000L;
 
     /**
-     * Whether an escalated transaction goes on waiting for the holder of an item, after
-     * {@code polls} polls of it (pausing with {@link LockBitWords#pause}, which yields after a short
-     * spin). The wait is long, so a committer descheduled while it holds the item is waited out,
-     * but bounded: a non-transactional operation that locks several items (a record's groups)
-     * waits for each while holding the ones before it, so an escalated transaction that waited for
-     * it without a bound while holding one of those items would deadlock with it. Past the bound
-     * the protocol aborts as it would without escalation; the transaction stays escalated.
+     * Whether an escalated transaction goes on waiting for the holder of an item, at the
+     * {@code polls}-th poll of one wait (a wait's polls are consecutive numbers, pausing with
+     * {@link LockBitWords#pause}, which yields after a short spin; any other number starts a new
+     * wait). It waits up to {@link #ESCALATED_WAIT_NANOS}: long enough to wait out a committer
+     * descheduled while it holds the item, but bounded, because a non-transactional operation that
+     * locks several items (a record's groups) waits for each while holding the ones before it, so
+     * an escalated transaction that waited for it without a bound while holding one of those items
+     * would deadlock with it. Past the bound the protocol aborts as it would without escalation;
+     * the transaction stays escalated. Reads the clock on every call: escalated waits only.
      *
-     * @return true if this attempt is escalated and has polled fewer than
-     *         {@link #ESCALATED_WAIT_POLLS} times; owner thread
+     * @return true if this attempt is escalated and its current wait is younger than the bound;
+     *         owner thread
      */
     public boolean escalatedWaits(int polls) {
-        return escalated && polls < ESCALATED_WAIT_POLLS;
+        if (!escalated) {
+            return false;
+        }
+        long now = System.nanoTime();
+        if (polls != escalatedWaitPolls + 1) {
+            escalatedWaitStart = now;
+        }
+        escalatedWaitPolls = polls;
+        return now - escalatedWaitStart < ESCALATED_WAIT_NANOS;
     }
 
     @Override
