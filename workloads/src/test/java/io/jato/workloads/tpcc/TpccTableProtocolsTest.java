@@ -160,7 +160,7 @@ class TpccTableProtocolsTest {
             "--table-protocols stock=tictoc,,item=tictoc | got ''",
             "--table-protocols stock=tictoc,stock=occ | --table-protocols: table 'stock' is given twice",
             "--table-protocols stock=nope     | --table-protocols: unknown protocol 'nope' for table 'stock'; known"
-                    + " protocols: 2pl, global-lock",
+                    + " protocols: 2pl, adaptive, global-lock, maat, mvcc, none, occ,",
             "--protocol none --threads 1 --table-protocols stock=tictoc | --table-protocols cannot be combined with"
                     + " --protocol none",
             "--table-protocols stock=none     | protocol 'none' has no concurrency control and cannot be mixed",
