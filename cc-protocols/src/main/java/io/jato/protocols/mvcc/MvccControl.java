@@ -295,8 +295,10 @@ public final class MvccControl extends ConcurrencyControl {
                     LockBitWords.pause(spins);
                     continue;
                 }
-                if (pending != null) {
+                if (pending != null && !txn.isOpaque()) {
                     // The writer is slow: take the version being replaced; validation decides.
+                    // Not under opacity: the writer may have installed other items already, and
+                    // the body would see them beside this older version.
                     return found(txn, s, e, pending, pending.wts, pending.wts);
                 }
                 throw txn.rollback(AbortCause.READ_BUSY);

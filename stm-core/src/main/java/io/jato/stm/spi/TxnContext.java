@@ -290,6 +290,17 @@ public final class TxnContext extends Txn {
         return escalated;
     }
 
+    /**
+     * @return true if the store runs with opacity ({@code Stm.Builder.opacity}): a read must never
+     *         hand the body a value that, with the others it read, no commit order explains. A
+     *         protocol that may return a version still being replaced (and leave the rest to
+     *         commit-time validation) must not do so here: the store-wide commit counter the
+     *         opacity checks read moves before the installs, so it cannot tell. Owner thread.
+     */
+    public boolean isOpaque() {
+        return opaque;
+    }
+
     /** How long an escalated transaction waits for one holder before it gives up ({@link #escalatedWaits}). */
     public static final long ESCALATED_WAIT_NANOS = 250_000_000L;
 
