@@ -40,6 +40,17 @@ final class Build {
         return file;
     }
 
+    /**
+     * @return JCTools' jar as the nested builds resolved it into {@link #itRepo()}: jato-core's one
+     *         dependency, needed on any class path that runs Jato
+     */
+    static Path jctools() {
+        String v = property("jato.jctools.version");
+        Path file = itRepo().resolve("org/jctools/jctools-core").resolve(v).resolve("jctools-core-" + v + ".jar");
+        assertTrue(Files.isRegularFile(file), () -> "jato-core's dependency was not resolved for the tests: " + file);
+        return file;
+    }
+
     static String property(String name) {
         String v = System.getProperty(name);
         assertNotNull(v, () -> "the POM passes " + name + " to the tests");

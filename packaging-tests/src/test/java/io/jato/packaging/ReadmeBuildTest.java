@@ -99,7 +99,7 @@ class ReadmeBuildTest {
         assertTrue(Files.isRegularFile(classes.resolve("com/example/Account.class")),
                 "the processor generated com.example.Account");
         URL[] path = {classes.toUri().toURL(), Build.installed("jato-core", "jar").toUri().toURL(),
-                Build.installed("jato-collections", "jar").toUri().toURL()};
+                Build.installed("jato-collections", "jar").toUri().toURL(), Build.jctools().toUri().toURL()};
         try (URLClassLoader loader = new URLClassLoader(path, ClassLoader.getPlatformClassLoader())) {
             LongSupplier usage = (LongSupplier) loader.loadClass("com.example.ReadmeUsage").getConstructor()
                     .newInstance();

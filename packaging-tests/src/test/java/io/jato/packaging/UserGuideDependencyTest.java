@@ -76,7 +76,7 @@ class UserGuideDependencyTest {
         URL[] path = {project.resolve("target/classes").toUri().toURL(),
                 Build.installed("jato-core", "jar").toUri().toURL(),
                 Build.installed("jato-collections", "jar").toUri().toURL(),
-                Build.installed("jato-protocols", "jar").toUri().toURL()};
+                Build.installed("jato-protocols", "jar").toUri().toURL(), Build.jctools().toUri().toURL()};
         ClassLoader saved = Thread.currentThread().getContextClassLoader();
         try (URLClassLoader loader = new URLClassLoader(path, ClassLoader.getPlatformClassLoader())) {
             Thread.currentThread().setContextClassLoader(loader);
