@@ -9,9 +9,12 @@ import io.jato.stm.spi.TxnContext;
  * that take {@link RwLockWord} locks extend it with their own fields.
  */
 public class RwLockState extends ThreadPadding {
+    /** The context this state belongs to (its transaction's age and remote-abort requests); set by {@link #begin}. */
+    TxnContext txn;
     /**
-     * Wait-die age of the running transaction: 0 until its first lock, then taken from the store's
-     * age counter and kept across its retries (reset when the next transaction begins).
+     * Wait-die age this attempt's locks record: 0 until its first lock, then derived from the
+     * transaction's age ({@link TxnContext#age}, which survives retries and is the same in every
+     * protocol of the store).
      */
     long age;
     /** Shared locks this attempt holds (entries flagged {@code Entry.PROTOCOL_FLAG_0}). */
@@ -23,11 +26,12 @@ public class RwLockState extends ThreadPadding {
     public RwLockState() {
     }
 
-    /** Resets the state for a new attempt of {@code txn}: no lock held; the age survives retries. */
+    /** Resets the state for a new attempt of {@code txn}: no lock held, the age not yet looked up. */
     public final void begin(TxnContext txn) {
-        if (txn.attempt() == 0) {
-            age = 0;
+        if (this.txn != txn) {
+            this.txn = txn;
         }
+        age = 0;
         shared = 0;
         escalated = txn.isEscalated();
     }

@@ -1,6 +1,5 @@
 package io.jato.protocols.twophase;
 
-import io.jato.protocols.clock.StoreCounter;
 import io.jato.protocols.wait.Waits;
 import io.jato.stm.spi.Entry;
 import io.jato.stm.spi.Items;
@@ -20,7 +19,12 @@ import static io.jato.protocols.twophase.RwLockWord.WRITER;
  * Conflicts are resolved by the store's DeadlockPolicy: no-wait aborts at once; wait-die lets a
  * requester wait only when its age is at most the word's holder-age field (a lower bound of the
  * holders' ages), i.e. when it is older than every holder - so every wait-for edge goes from an
- * older to a younger transaction and no cycle can form. Waiting is still bounded (waitSpins), so a
+ * older to a younger transaction and no cycle can form. The ages are the transactions' store-wide
+ * ages (TxnContext.age), not a sequence of this instance's: a store whose objects are bound to 2PL
+ * and the adaptive lock holds one RwLocks per protocol, and a transaction must be equally old in
+ * both, or two transactions could each be the older one in a different protocol and wait for each
+ * other (MixedWaitDieTest). A waiter also stops when another protocol asked its attempt to abort
+ * (SwissTM's contention manager, which may be waiting for a lock the waiter holds). Waiting is still bounded (waitSpins), so a
  * writer that a stream of younger readers keeps out aborts and, after enough aborts, escalates.
  * Holders outside transactions (lockNonTx, one-item loads) record the largest age. An exclusive one
  * may wait while holding (a record's write of several groups locks them one by one), so everyone,
@@ -53,8 +57,6 @@ public final class RwLocks {
     private final DeadlockPolicy policy;
     /** Polls of a lock held by younger transactions before a wait-die requester gives up. */
     private final int waitSpins;
-    /** Wait-die ages (2 and up: 1 is the escalated transaction's). */
-    private final StoreCounter ages = new StoreCounter(RwLockWord.NO_WAIT_AGE);
 
     public RwLocks(DeadlockPolicy policy, int waitSpins) {
         if (waitSpins < 1) {
@@ -69,7 +71,10 @@ public final class RwLocks {
         return policy;
     }
 
-    /** The age this attempt's locks record: wait-die's (taken at the first lock), 1 if escalated. */
+    /**
+     * The age this attempt's locks record: the transaction's store-wide age shifted past the
+     * reserved ages (looked up at the first lock), 1 if escalated, the no-wait age under no-wait.
+     */
     private long age(RwLockState s) {
         if (s.escalated) {
             return RwLockWord.ESCALATED_AGE;
@@ -79,7 +84,7 @@ public final class RwLocks {
         }
         long a = s.age;
         if (a == 0) {
-            a = Math.min(ages.next(), RwLockWord.MAX_AGE);
+            a = Math.min(s.txn.age() + RwLockWord.NO_WAIT_AGE, RwLockWord.MAX_AGE);
             s.age = a;
         }
         return a;
@@ -170,6 +175,11 @@ public final class RwLocks {
         }
         if (s.escalated) {
             return true;
+        }
+        if (s.txn.abortRequested()) {
+            // Another protocol of the store (SwissTM's contention manager) asked this attempt to
+            // give way, and may be waiting for a lock it holds: stop waiting, and abort.
+            return false;
         }
         if (policy == DeadlockPolicy.NO_WAIT || (w & PRIORITY) != 0) {
             return false;

@@ -2,6 +2,7 @@ package io.jato.stm.spi;
 
 import io.jato.stm.Capabilities;
 import io.jato.stm.internal.Epoch;
+import io.jato.stm.internal.TxnAges;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +33,8 @@ public final class ProtocolContext {
     private final boolean mixed;
     /** The store's escalation token for starving transactions (shared by every context of the store). */
     final EscalationGate escalation;
+    /** The store's sequence of transaction ages ({@link TxnContext#age}; shared by every context of the store). */
+    final TxnAges ages;
     /** Transactions of the store waiting in retry (used through the store's root context). */
     final WaitRegistry waits = new WaitRegistry();
     /** Writing commits, counted only in an opaque store ({@code Stm.Builder.opacity}; used through the root context). */
@@ -39,8 +42,10 @@ public final class ProtocolContext {
 
     private ProtocolContext(Epoch epoch, int lockSpinLimit, int readSpinLimit, String protocolName,
                             Capabilities capabilities, Map<String, String> options, TxnStateRegistry registry,
-                            int domain, boolean mixed, EscalationGate escalation) {
+                            int domain, boolean mixed, EscalationGate escalation,
+                            TxnAges ages) {
         this.escalation = escalation;
+        this.ages = ages;
         this.domain = domain;
         this.mixed = mixed;
         this.epoch = epoch;
@@ -66,7 +71,8 @@ public final class ProtocolContext {
     public static ProtocolContext create(Protocol protocol, long epochPeriodNanos, int lockSpinLimit,
                                          int readSpinLimit, Map<String, String> givenOptions) {
         return new ProtocolContext(new Epoch(epochPeriodNanos), lockSpinLimit, readSpinLimit, protocol.name(),
-                capabilitiesOf(protocol), optionValues(protocol, givenOptions), new TxnStateRegistry(), 0, false, new EscalationGate());
+                capabilitiesOf(protocol), optionValues(protocol, givenOptions), new TxnStateRegistry(), 0, false, new EscalationGate(),
+                new TxnAges());
     }
 
     /**
@@ -76,7 +82,7 @@ public final class ProtocolContext {
      */
     ProtocolContext mixedChild(Protocol protocol, Map<String, String> givenOptions, int domain) {
         return new ProtocolContext(epoch, lockSpinLimit, readSpinLimit, protocol.name(), capabilitiesOf(protocol),
-                optionValues(protocol, givenOptions), new TxnStateRegistry(), domain, true, escalation);
+                optionValues(protocol, givenOptions), new TxnStateRegistry(), domain, true, escalation, ages);
     }
 
     /**
@@ -86,7 +92,8 @@ public final class ProtocolContext {
     static ProtocolContext mixedRoot(String name, Capabilities capabilities, long epochPeriodNanos,
                                      int lockSpinLimit, int readSpinLimit) {
         return new ProtocolContext(new Epoch(epochPeriodNanos), lockSpinLimit, readSpinLimit, name, capabilities,
-                Map.of(), new TxnStateRegistry(), 0, false, new EscalationGate());
+                Map.of(), new TxnStateRegistry(), 0, false, new EscalationGate(),
+                new TxnAges());
     }
 
     /**
@@ -97,7 +104,7 @@ public final class ProtocolContext {
      */
     public ProtocolContext child(Protocol protocol) {
         return new ProtocolContext(epoch, lockSpinLimit, readSpinLimit, protocol.name(), capabilitiesOf(protocol),
-                optionValues(protocol, Map.of()), registry, domain, mixed, escalation);
+                optionValues(protocol, Map.of()), registry, domain, mixed, escalation, ages);
     }
 
     // ------------------------------------------------------------------ several protocols per store

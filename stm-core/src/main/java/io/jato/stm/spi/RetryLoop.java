@@ -221,6 +221,9 @@ final class RetryLoop {
         txn.declaredReadOnly = declaredReadOnly;
         txn.set.begin(declaredReadOnly && txn.readLogs, txn.wordLogs);
         txn.attempt = a;
+        if (a == 0) {
+            txn.age = 0;
+        }
         txn.doomCause = null;
         if (conflicts >= escalateAfter && escalateAfter > 0 && !txn.escalated) {
             // Starving: take the store's escalation token for the rest of this transaction.

@@ -125,6 +125,8 @@ public final class TxnContext extends Txn {
     TxnType type = TxnType.UNTYPED;
     /** The running transaction holds the store's escalation token; owner thread only (the retry loop sets it). */
     boolean escalated;
+    /** The running transaction's age ({@link #age}); 0 until drawn. Owner thread only; reset by the retry loop. */
+    long age;
     /** The polls argument of the last {@link #escalatedWaits} call; owner thread. */
     private int escalatedWaitPolls;
     /** When the wait {@link #escalatedWaits} is timing began ({@code System.nanoTime}); owner thread. */
@@ -299,6 +301,27 @@ public final class TxnContext extends Txn {
      */
     public boolean isOpaque() {
         return opaque;
+    }
+
+    /**
+     * The running transaction's age, for protocols that order conflicting transactions by when they
+     * started (wait-die, wound-wait): drawn from the store's age sequence at the transaction's first
+     * call, then the same for all of its attempts, and reset when the thread's next transaction
+     * begins. Smaller is older. One sequence serves every protocol of a store, so that a store whose
+     * objects are bound to several lock-taking protocols orders any two transactions the same way in
+     * each of them (separate sequences let two transactions each be the older one in a different
+     * protocol and wait for each other). Owner thread; a plain field read after the first call, one
+     * atomic add on the store's padded sequence at the first.
+     *
+     * @return the age, at least 1
+     */
+    public long age() {
+        long a = age;
+        if (a == 0) {
+            a = protocolContext.ages.next();
+            age = a;
+        }
+        return a;
     }
 
     /** How long an escalated transaction waits for one holder before it gives up ({@link #escalatedWaits}). */
