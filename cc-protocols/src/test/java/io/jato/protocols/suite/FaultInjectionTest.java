@@ -412,7 +412,9 @@ class FaultInjectionTest {
                 assertEquals(0, st.aborts(AbortCause.INTERNAL_FAILURE), () -> label + ": " + st);
                 break;
             case READ:
-                // Thrown in the body on a consistent snapshot: the caller's, like any exception there.
+            case ON_WRITE:
+                // Thrown in the body (a read, or a write an eager protocol locks at once): the
+                // caller's, like any exception there; a lock onWrite took is released.
                 assertEquals(1, st.aborts(AbortCause.USER_EXCEPTION), () -> label + ": " + st);
                 assertEquals(1, st.starts(), () -> label + ": " + st);
                 break;

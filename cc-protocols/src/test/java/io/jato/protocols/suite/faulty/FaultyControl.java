@@ -25,7 +25,7 @@ import java.util.Objects;
  * and {@code finish} throw only after delegating: the item or store lock is then released and the
  * core must still run every other unlock, finish and cleanup and surface the throwable; a protocol
  * that throws before releasing its own lock leaves it held, which no driver can repair. The commit
- * hooks ({@code lock}, {@code commitTimestamp}, {@code validate}, {@code install}, {@code publish}),
+ * hooks ({@code onWrite}, {@code lock}, {@code commitTimestamp}, {@code validate}, {@code install}, {@code publish}),
  * the value hooks the installs and commit-time updaters call ({@code lockedRef}/{@code lockedLong},
  * {@code installRef}/{@code installLong}) and the execution-time reads ({@code readRef},
  * {@code readLong}, {@code observe}) throw on either side. {@code unlockChanged} never throws (its
@@ -38,6 +38,8 @@ public final class FaultyControl extends ForwardingControl {
         BEGIN(When.BEFORE),
         /** The execution-time reads: {@code readRef}, {@code readLong} and {@code observe}. */
         READ(When.BEFORE, When.AFTER),
+        /** {@code onWrite}: an eager protocol's write lock, taken at the write (after: the lock is held). */
+        ON_WRITE(When.BEFORE, When.AFTER),
         LOCK(When.BEFORE, When.AFTER),
         COMMIT_TIMESTAMP(When.BEFORE, When.AFTER),
         VALIDATE(When.BEFORE, When.AFTER),
@@ -221,6 +223,19 @@ public final class FaultyControl extends ForwardingControl {
             throw fire(txn);
         }
         inner.begin(txn);
+    }
+
+    @Override
+    public AbortCause onWrite(TxnContext txn, Entry e) {
+        boolean hit = hit(Hook.ON_WRITE);
+        if (hit && when == When.BEFORE) {
+            throw fire(txn);
+        }
+        AbortCause c = inner.onWrite(txn, e);
+        if (hit) {
+            throw fire(txn);
+        }
+        return c;
     }
 
     @Override
