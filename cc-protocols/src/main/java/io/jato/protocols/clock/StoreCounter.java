@@ -25,9 +25,9 @@ abstract class StoreCounterRhs extends StoreCounterValue {
 
 /**
  * A store-wide counter alone on its cache lines (128 bytes of padding on each side), for the
- * values several cores take from one sequence: wait-die ages (2PL), SwissTM's commit counter and
- * greedy timestamps. {@link #next()} returns each value once, in increasing order; every thread may
- * call every method.
+ * values several cores take from one sequence: SwissTM's commit counter and greedy timestamps
+ * (transaction ages, which every protocol of a store shares, are the core's TxnContext.age).
+ * {@link #next()} returns each value once, in increasing order; every thread may call every method.
  */
 public final class StoreCounter extends StoreCounterRhs {
     private static final VarHandle VALUE;

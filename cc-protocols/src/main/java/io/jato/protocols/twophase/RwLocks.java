@@ -24,8 +24,9 @@ import static io.jato.protocols.twophase.RwLockWord.WRITER;
  * and the adaptive lock holds one RwLocks per protocol, and a transaction must be equally old in
  * both, or two transactions could each be the older one in a different protocol and wait for each
  * other (MixedWaitDieTest). A waiter also stops when another protocol asked its attempt to abort
- * (SwissTM's contention manager, which may be waiting for a lock the waiter holds). Waiting is still bounded (waitSpins), so a
- * writer that a stream of younger readers keeps out aborts and, after enough aborts, escalates.
+ * (SwissTM's contention manager, which may be waiting for a lock the waiter holds;
+ * MixedGreedyWaitTest). Waiting is still bounded (waitSpins), so a writer that a stream of
+ * younger readers keeps out aborts and, after enough aborts, escalates.
  * Holders outside transactions (lockNonTx, one-item loads) record the largest age. An exclusive one
  * may wait while holding (a record's write of several groups locks them one by one), so everyone,
  * the escalated transaction included, waits for it only NON_TX_POLLS polls. The escalated
