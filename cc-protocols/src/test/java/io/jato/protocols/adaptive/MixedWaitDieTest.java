@@ -1,5 +1,6 @@
 package io.jato.protocols.adaptive;
 
+import io.jato.protocols.suite.Steps;
 import io.jato.protocols.twophase.TwoPhaseProtocol;
 import io.jato.stm.Stm;
 import io.jato.stm.spi.LongItem;
@@ -8,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -65,12 +65,12 @@ class MixedWaitDieTest {
             ctx.writeLong(x, ctx.readLong(x) + 1);      // T1's first lock: a 2PL one
             if (first) {
                 t1LockedX.countDown();
-                await(t2LockedY);
+                Steps.await(t2LockedY);
             }
             ctx.readLong(w);                             // adaptive shared lock, after T2's first adaptive lock
             if (first) {
                 t1LockedW.countDown();
-                await(t2LockedZ);
+                Steps.await(t2LockedZ);
             }
             ctx.writeLong(z, ctx.readLong(z) + 1);          // waits for T2's 2PL lock: T1 is older
         }), "t1");
@@ -78,12 +78,12 @@ class MixedWaitDieTest {
             TxnContext ctx = TxnContext.of(txn, stm);
             boolean first = t2Attempts.getAndIncrement() == 0;
             if (first) {
-                await(t1LockedX);
+                Steps.await(t1LockedX);
             }
             long seen = ctx.readLong(y);                 // T2's first adaptive lock, before T1's
             if (first) {
                 t2LockedY.countDown();
-                await(t1LockedW);
+                Steps.await(t1LockedW);
             }
             ctx.writeLong(z, ctx.readLong(z) + 10);      // 2PL exclusive lock, after T1's first 2PL lock
             if (first) {
@@ -102,26 +102,11 @@ class MixedWaitDieTest {
         assertEquals(1, t1Attempts.get(), "T1 is the older transaction in both protocols: it waits and commits at once");
         // T2's retries die too while T1 still holds z (T2 stays the younger): at least one death.
         assertTrue(t2Attempts.get() >= 2, "T2 is the younger in both protocols: its first attempt dies");
-        assertEquals(1, read(stm, x));
-        assertEquals(11, read(stm, z));
-        assertEquals(100, read(stm, w));
+        assertEquals(1, Steps.read(stm, x));
+        assertEquals(11, Steps.read(stm, z));
+        assertEquals(100, Steps.read(stm, w));
         for (LongItem item : new LongItem[] {x, y, z, w}) {
             assertNull(stm.concurrencyControl().checkQuiescent(item), "no lock is left held");
-        }
-    }
-
-    private static long read(Stm stm, LongItem item) {
-        return stm.atomic(txn -> TxnContext.of(txn, stm).readLong(item));
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            if (!latch.await(30, TimeUnit.SECONDS)) {
-                throw new AssertionError("the other transaction did not reach its step");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
         }
     }
 }

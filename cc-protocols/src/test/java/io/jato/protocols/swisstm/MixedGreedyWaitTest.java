@@ -1,5 +1,6 @@
 package io.jato.protocols.swisstm;
 
+import io.jato.protocols.suite.Steps;
 import io.jato.protocols.twophase.TwoPhaseProtocol;
 import io.jato.stm.Stm;
 import io.jato.stm.spi.LongItem;
@@ -8,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -54,12 +54,12 @@ class MixedGreedyWaitTest {
             ctx.writeLong(s1, 1);                        // greedy timestamp 1
             if (first) {
                 yGreedy.countDown();
-                await(xOlder);
+                Steps.await(xOlder);
             }
             ctx.writeLong(p2, 2);                        // 2PL exclusive lock, age after X's
             if (first) {
                 yHoldsP2.countDown();
-                await(xOwnsS2);
+                Steps.await(xOwnsS2);
             }
             ctx.writeLong(s2, 3);                        // owned by X, younger greedy: ask, then wait
         }), "y");
@@ -67,12 +67,12 @@ class MixedGreedyWaitTest {
             TxnContext ctx = TxnContext.of(txn, stm);
             boolean first = xAttempts.getAndIncrement() == 0;
             if (first) {
-                await(yGreedy);
+                Steps.await(yGreedy);
             }
             ctx.writeLong(p1, 10);                       // X's first lock: the older age
             if (first) {
                 xOlder.countDown();
-                await(yHoldsP2);
+                Steps.await(yHoldsP2);
             }
             ctx.writeLong(s2, 20);                       // greedy timestamp 2
             if (first) {
@@ -93,21 +93,6 @@ class MixedGreedyWaitTest {
         for (LongItem item : new LongItem[] {s1, s2, p1, p2}) {
             assertNull(stm.concurrencyControl().checkQuiescent(item), "no lock is left held");
         }
-        assertEquals(30, read(stm, p2), "X committed last");
-    }
-
-    private static long read(Stm stm, LongItem item) {
-        return stm.atomic(txn -> TxnContext.of(txn, stm).readLong(item));
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            if (!latch.await(30, TimeUnit.SECONDS)) {
-                throw new AssertionError("the other transaction did not reach its step");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
+        assertEquals(30, Steps.read(stm, p2), "X committed last");
     }
 }
