@@ -205,9 +205,19 @@ public final class Main {
         return sb.toString();
     }
 
+    /** The column, after the two-space indent, where an option's help text starts. */
+    private static final int HELP_COLUMN = 20;
+
     private static void appendOptions(StringBuilder sb, List<Option> options) {
         for (Option o : options) {
-            sb.append(String.format("  %-20s%s%n", o.synopsis(), o.help()));
+            String synopsis = o.synopsis();
+            if (synopsis.length() < HELP_COLUMN - 1) {
+                sb.append(String.format("  %-" + HELP_COLUMN + "s%s%n", synopsis, o.help()));
+            } else {
+                // A long synopsis would run into its help text: the help goes on a line of its own.
+                sb.append("  ").append(synopsis).append('\n')
+                        .append(" ".repeat(HELP_COLUMN + 2)).append(o.help()).append('\n');
+            }
         }
     }
 }

@@ -50,6 +50,28 @@ class MainTest {
         assertTrue(o.out().contains("--protocol NAME"), o.out());
     }
 
+    @ParameterizedTest
+    @CsvSource({"tpcc", "ycsb", "transfer"})
+    void everyOptionsHelpIsSetApartFromItsSynopsis(String command) {
+        Outcome o = run(command, "--help");
+        assertEquals(Main.EXIT_OK, o.status(), o.err());
+        // An option's help starts at column 22, after at least one space; a synopsis too long for
+        // that column stands alone and its help follows on the next line, indented to column 22.
+        List<String> lines = o.out().lines().toList();
+        String indent = " ".repeat(22);
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i);
+            if (!l.startsWith("  --")) {
+                continue;
+            }
+            boolean alone = i + 1 < lines.size() && lines.get(i + 1).startsWith(indent);
+            assertTrue(alone || (l.length() > 22 && l.charAt(21) == ' ' && l.charAt(22) != ' '),
+                    "help text not set apart from its synopsis: '" + l + "'");
+        }
+        assertTrue(o.out().contains("  --checkpoint SECONDS") || !command.equals("transfer"), o.out());
+        assertFalse(o.out().contains("SECONDSwith"), o.out());
+    }
+
     @Test
     void protocolsListsOcc() {
         Outcome o = run("protocols");
