@@ -66,8 +66,11 @@ public final class TpccCommand implements WorkloadCommand {
                 JAVA_OPTS=-Xmx...g). A long run grows by about 1.2 KB per commit.
 
                 Mix (--mix): standard, or one transaction type alone (new-order, payment,
-                order-status, delivery, stock-level), each run by the worker that draws it; the
-                consistency conditions are checked the same way after every mix.
+                order-status, delivery, stock-level), each run by the worker that draws it, or
+                weights of your own (TYPE=WEIGHT,..., relative to their sum; types not named weigh 0),
+                e.g. a mix dominated by read-only transactions: new-order=10,payment=10,
+                order-status=40,stock-level=40. Deliveries of a weighted mix are deferred as in the
+                standard one. The consistency conditions are checked the same way after every mix.
 
                 Order ids (--order-ids): fast = Silo's fast order id, a per-district counter
                 outside the transaction, so new-orders of one district do not conflict on
@@ -89,8 +92,9 @@ public final class TpccCommand implements WorkloadCommand {
                 Option.valued("warehouses", "W", "number of warehouses (default 1)"),
                 Option.valued("mode", "MODE", "base, ts, cu or cu+ts (default cu+ts)"),
                 Option.valued("order-ids", "POLICY", "fast or strict (default fast)"),
-                Option.valued("mix", "MIX", "standard, or one type alone: " + String.join(", ",
-                        TpccMix.cliNames().subList(1, TpccMix.cliNames().size())) + " (default standard)"),
+                Option.valued("mix", "MIX", "standard, one type alone (" + String.join(", ",
+                        TpccMix.cliNames().subList(1, TpccMix.cliNames().size())) + "), or weights TYPE=W,..."
+                        + " (e.g. new-order=10,payment=10,order-status=40,stock-level=40; default standard)"),
                 Option.valued("table-protocols", "TABLE=PROTOCOL,...", "bind tables (maps and rows) to other"
                         + " serializable protocols, e.g. stock=tictoc (default: all on --protocol); tables: "
                         + TpccTables.tableNames()));
@@ -171,10 +175,21 @@ public final class TpccCommand implements WorkloadCommand {
             }
         }
         int threads = o.intValue("threads", 2, 1, Integer.MAX_VALUE);
-        TpccMix.Type only = TpccMix.byCliName(o.choice("mix", TpccMix.STANDARD, TpccMix.cliNames()));
+        TpccMix.Type only = null;
+        int[] weights = TpccMix.standardWeights();
+        String mix = o.string("mix", TpccMix.STANDARD);
+        if (mix.contains("=")) {
+            try {
+                weights = TpccMix.parseWeights(mix);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--mix: " + e.getMessage());
+            }
+        } else {
+            only = TpccMix.byCliName(o.choice("mix", TpccMix.STANDARD, TpccMix.cliNames()));
+        }
         // Last, so that a mistyped option is named first; before the workload, which allocates.
         checkHeap(warehouses, Runtime.getRuntime().maxMemory());
-        return new TpccWorkload(stm, warehouses, mode, policy, tables, only, threads, seed);
+        return new TpccWorkload(stm, warehouses, mode, policy, tables, only, weights, threads, seed);
     }
 
     /**

@@ -184,6 +184,11 @@ final class TpccTransactions {
      * @param seed          seeds every input this worker draws
      */
     TpccTransactions(TpccDatabase db, TpccMode mode, int terminal, int homeWarehouse, long seed) {
+        this(db, mode, terminal, homeWarehouse, seed, TpccMix.standardWeights());
+    }
+
+    /** As {@link #TpccTransactions(TpccDatabase, TpccMode, int, int, long)}, drawing types with {@code mixWeights}. */
+    TpccTransactions(TpccDatabase db, TpccMode mode, int terminal, int homeWarehouse, long seed, int[] mixWeights) {
         if (db.layout() != mode.layout()) {
             throw new IllegalArgumentException("mode " + mode.cliName() + " needs a database with layout "
                     + mode.layout() + ", not " + db.layout());
@@ -203,14 +208,14 @@ final class TpccTransactions {
         this.historySource = terminal + 1;
         TpccKeys.history(historySource, 0);     // checks the terminal's number
         SplittableRandom root = new SplittableRandom(seed);
-        this.mix = new TpccMix(root.split());
+        this.mix = new TpccMix(root.split(), mixWeights);
         this.random = new TpccRandom(root);
         this.run = db.runConstants();
         this.orderIds = db.orderIds;
         this.fastOrderIds = orderIds.fast();
     }
 
-    /** @return the next transaction type of the standard mix */
+    /** @return the next transaction type of the terminal's mix */
     TpccMix.Type nextType() {
         return mix.next();
     }

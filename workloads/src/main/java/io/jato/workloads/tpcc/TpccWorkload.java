@@ -36,8 +36,10 @@ public final class TpccWorkload implements Workload {
     private final int threads;
     private final long seed;
     private final AtomicIntegerArray queuedDeliveries;
-    /** The one type every worker runs, or null for the standard mix (with deferred delivery). */
+    /** The one type every worker runs, or null for a mix (with deferred delivery). */
     private final TpccMix.Type only;
+    /** The mix's weights per type when {@link #only} is null; never written after construction. */
+    private final int[] mixWeights;
     private final List<TpccWorker> workers = new ArrayList<>();
 
     /**
@@ -63,6 +65,16 @@ public final class TpccWorkload implements Workload {
      */
     TpccWorkload(Stm stm, int warehouses, TpccMode mode, TpccOrderIds.Policy orderIds, TpccTables tables,
                  TpccMix.Type only, int threads, long seed) {
+        this(stm, warehouses, mode, orderIds, tables, only, TpccMix.standardWeights(), threads, seed);
+    }
+
+    /**
+     * As the constructor above; without {@code only}, the workers draw types with {@code mixWeights}
+     * (one per {@link TpccMix.Type}, as {@link TpccMix#parseWeights} returns them), deliveries
+     * deferred as in the standard mix. A mix that weighs one type only runs that type alone.
+     */
+    TpccWorkload(Stm stm, int warehouses, TpccMode mode, TpccOrderIds.Policy orderIds, TpccTables tables,
+                 TpccMix.Type only, int[] mixWeights, int threads, long seed) {
         this.mode = Objects.requireNonNull(mode, "mode");
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be >= 1, got " + threads);
@@ -71,7 +83,10 @@ public final class TpccWorkload implements Workload {
         this.threads = threads;
         this.seed = seed;
         this.queuedDeliveries = new AtomicIntegerArray(warehouses + 1);
-        this.only = only;
+        TpccMix.Type sole = TpccMix.soleType(mixWeights);
+        this.only = only != null ? only : sole;
+        this.mixWeights = mixWeights.clone();
+        new TpccMix(null, this.mixWeights);   // refuses weights that are all 0, before any loading
     }
 
     @Override
@@ -85,7 +100,7 @@ public final class TpccWorkload implements Workload {
         m.put("warehouses", db.warehouses());
         m.put("mode", mode.cliName());
         m.put("order_ids", db.orderIds.policy().cliName());
-        m.put("mix", only == null ? TpccMix.STANDARD : only.cliName());
+        m.put("mix", only == null ? TpccMix.describe(mixWeights) : only.cliName());
         return m;
     }
 
@@ -189,7 +204,7 @@ public final class TpccWorkload implements Workload {
                 // Terminal numbers name HISTORY rows, so they must differ across the workers' terminals:
                 // worker index's i-th is index + i * threads (below warehouses + threads).
                 terminals[i] = new TpccTransactions(db, mode, index + i * threads, homes.get(i),
-                        seed * 31 + index * 1_000_003L + i);
+                        seed * 31 + index * 1_000_003L + i, mixWeights);
             }
             owned = mine.stream().mapToInt(Integer::intValue).toArray();
         }
