@@ -25,6 +25,15 @@ final class MvccTxns {
         });
     }
 
+    /**
+     * Runs a declared read-only transaction that reads nothing: its begin advances the store's
+     * bounds (the horizon among them), and its end unlinks the thread's kept deletes the horizon
+     * has passed.
+     */
+    static void emptySnapshot() {
+        STORE.readOnly(txn -> 0);
+    }
+
     /** Writes {@code value} to both items in one transaction (a new version of each). */
     static void writeBoth(LongItem x, LongItem y, long value) {
         Txns.writeBoth(STORE, x, y, value);

@@ -125,6 +125,19 @@ public final class MvccControl extends ConcurrencyControl {
         return true;
     }
 
+    /**
+     * True: a declared read-only attempt keeps its reads as a log, with no lookup before each read.
+     * A snapshot reads every item at one timestamp and validates nothing, so two entries of one
+     * item see the same version; a tracked attempt validates every entry at its commit timestamp,
+     * where the versions of an item cover disjoint intervals, so two entries that saw different
+     * versions cannot both pass. Neither serves a repeat from its entry. (A snapshot's stock-level
+     * spent a fifth of its time in the access set's lookups before.)
+     */
+    @Override
+    public boolean validatesEveryRead() {
+        return true;
+    }
+
     @Override
     public Object newTxnState(TxnContext txn) {
         return new MvccTxnState();
