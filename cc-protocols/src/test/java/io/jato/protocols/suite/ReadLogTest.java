@@ -128,10 +128,10 @@ class ReadLogTest {
     }
 
     @Test
-    void occAndSerializableTicTocKeepLogsAndRepeatableReadDoesNot() {
+    void occSerializableTicTocAndMvccKeepLogsAndRepeatableReadDoesNot() {
         assertTrue(Stm.builder().protocol("occ").build().concurrencyControl().validatesEveryRead());
         for (String p : Stm.availableProtocols()) {
-            if (p.equals("tictoc") || p.equals("tictoc-si")) {
+            if (p.equals("tictoc") || p.equals("tictoc-si") || p.equals("mvcc")) {
                 assertTrue(Stm.builder().protocol(p).build().concurrencyControl().validatesEveryRead(), p);
             }
             if (p.equals("tictoc-rr")) {

@@ -36,22 +36,41 @@ public final class TransferCommand implements WorkloadCommand {
                 holders that are descheduled and with pending interrupts. After the run the check
                 verifies that the total balance is unchanged. With --durable DIR (or --durability)
                 the accounts are a map of Long balances, logged to DIR in async or durable mode, or
-                not at all (off): the same transactions three ways, for the cost of logging.""";
+                not at all (off): the same transactions three ways, for the cost of logging.
+                With --audits PERCENT, that share of the transactions are audits instead: a declared
+                read-only transaction summing every account, long beside the transfers (with
+                --accounts 10000, ten thousand reads against two writes). Each audit must see the
+                initial total; the report gives transfers and audits apart, with their aborts. Under
+                a protocol weaker than snapshot isolation (tictoc-rr) an audit may see read skew, and
+                the check then fails, as it should. With --audits the transactions carry the types
+                transfer and audit, which a --tree file groups.""";
     }
 
     @Override
     public List<Option> options() {
         return List.of(Option.valued("accounts", "N", "accounts (default 2)"),
+                Option.valued("audits", "PERCENT", "percent of transactions that are audits: a read-only sum of"
+                        + " every account, checked against the initial total (default 0)"),
                 Option.valued("durable", "DIR", "log the accounts into DIR (a durable store; see docs/durability.md)"),
                 Option.valued("durability", "MODE", "with a map of accounts: off (no log), async, durable (default"
                         + " durable with --durable)"),
                 Option.valued("checkpoint", "SECONDS", "with --durable: checkpoint every SECONDS, 0 never (default 10)"));
     }
 
+    /** @return transfer and audit: the types the bank's transactions carry ({@code --tree} groups them) */
+    @Override
+    public List<String> txnTypes() {
+        return TransferWorkload.TYPES;
+    }
+
     @Override
     public Workload create(Options o, Stm stm, long seed) throws UsageException {
         int accounts = o.intValue("accounts", 2, 2, MAX_ACCOUNTS);
+        int audits = o.intValue("audits", 0, 0, 100);
         if (o.has("durable") || o.has("durability")) {
+            if (audits != 0) {
+                throw new UsageException("--audits runs with the boxed accounts only: leave out --durable/--durability");
+            }
             String mode = o.choice("durability", "durable", List.of("off", "async", "durable"));
             String dir = o.string("durable", null);
             if (dir == null && !mode.equals("off")) {
@@ -64,6 +83,6 @@ public final class TransferCommand implements WorkloadCommand {
             return new DurableTransferWorkload(stm, accounts, seed, mode, dir == null ? null : Path.of(dir),
                     checkpoint * 1000L);
         }
-        return new TransferWorkload(stm, accounts, seed);
+        return new TransferWorkload(stm, accounts, audits, seed);
     }
 }

@@ -76,7 +76,7 @@ class TpccTreeTest {
         assertMessage("unknown protocol 'ssi'", "--tree", unknown.toString());
         assertMessage("cannot be combined with --protocol occ", "--tree", "3-layer", "--protocol", "occ");
         assertMessage("cannot be combined", "--tree", "3-layer", "--table-protocols", "stock=tictoc");
-        UsageException e = assertThrows(UsageException.class, () -> WorkloadSetup.parse("transfer", "--tree", "3-layer"));
+        UsageException e = assertThrows(UsageException.class, () -> WorkloadSetup.parse("ycsb", "--tree", "3-layer"));
         assertTrue(e.getMessage().contains("carry none"), e.getMessage());
     }
 
