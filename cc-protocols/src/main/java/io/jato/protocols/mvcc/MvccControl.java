@@ -178,6 +178,7 @@ public final class MvccControl extends ConcurrencyControl {
             long snapshot = clock.openSnapshot(s, txn.maxStalenessNanos());
             if (snapshot >= 0) {
                 s.snapshotMode = true;
+                txn.readCellsAtSnapshot();
                 s.readTs = snapshot;
                 return;
             }
@@ -201,6 +202,28 @@ public final class MvccControl extends ConcurrencyControl {
 
     @Override
     public Object readRef(TxnContext txn, RefItem item, Entry e) {
+        return refAt(txn, item, e);
+    }
+
+    @Override
+    public long readLong(TxnContext txn, LongItem item, Entry e) {
+        return longAt(txn, item, e);
+    }
+
+    /** A snapshot's cell read, with no entry: the version at the snapshot ({@link TxnContext#readCellsAtSnapshot}). */
+    @Override
+    public Object readRefAtSnapshot(TxnContext txn, RefItem item) {
+        return refAt(txn, item, null);
+    }
+
+    /** As {@link #readRefAtSnapshot}, for a long cell. */
+    @Override
+    public long readLongAtSnapshot(TxnContext txn, LongItem item) {
+        return longAt(txn, item, null);
+    }
+
+    /** The reference visible at the attempt's read timestamp, recorded in {@code e} unless null. */
+    private Object refAt(TxnContext txn, RefItem item, Entry e) {
         MvccTxnState s = state(txn);
         Version v = locate(txn, s, item, e, KIND_REF);
         if (v == IN_PLACE) {
@@ -211,8 +234,8 @@ public final class MvccControl extends ConcurrencyControl {
         return v == NOTHING ? NO_VERSION : v.ref;
     }
 
-    @Override
-    public long readLong(TxnContext txn, LongItem item, Entry e) {
+    /** The long visible at the attempt's read timestamp, recorded in {@code e} unless null. */
+    private long longAt(TxnContext txn, LongItem item, Entry e) {
         MvccTxnState s = state(txn);
         Version v = locate(txn, s, item, e, KIND_LONG);
         return v == IN_PLACE || v == SUMMED ? s.loadedLong : v.value;
@@ -233,9 +256,10 @@ public final class MvccControl extends ConcurrencyControl {
      * Finds the version of {@code item} visible at the attempt's read timestamp and records it in
      * {@code e}: {@link #IN_PLACE} (the value in place, loaded for {@code kind} into the state),
      * a version of the chain, or {@link #NOTHING} (a snapshot older than the item's first version).
+     * {@code e} is null for a snapshot's cell read, which records nothing.
      */
     private Version locate(TxnContext txn, MvccTxnState s, TxItem item, Entry e, int kind) {
-        if (e.has(Entry.LOCKED)) {
+        if (e != null && e.has(Entry.LOCKED)) {
             // Locked by this very transaction (a read while it commits): the committed value in
             // place, observed as the version locked, which validates while the lock is held.
             e.setObserved(wts(e.lockedWord()));
@@ -351,6 +375,9 @@ public final class MvccControl extends ConcurrencyControl {
 
     /** Records the version read ({@code wts}, known valid up to {@code validTo}); untracks snapshot reads. */
     private static Version found(TxnContext txn, MvccTxnState s, Entry e, Version v, long wts, long validTo) {
+        if (e == null) {
+            return v;
+        }
         e.setObserved(wts);
         e.setObserved2(validTo);
         if (s.snapshotMode) {

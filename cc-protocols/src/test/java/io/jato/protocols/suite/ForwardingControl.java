@@ -99,6 +99,16 @@ public abstract class ForwardingControl extends ConcurrencyControl {
     }
 
     @Override
+    public Object readRefAtSnapshot(TxnContext txn, RefItem item) {
+        return inner.readRefAtSnapshot(txn, item);
+    }
+
+    @Override
+    public long readLongAtSnapshot(TxnContext txn, LongItem item) {
+        return inner.readLongAtSnapshot(txn, item);
+    }
+
+    @Override
     public AbortCause onWrite(TxnContext txn, Entry e) {
         return inner.onWrite(txn, e);
     }

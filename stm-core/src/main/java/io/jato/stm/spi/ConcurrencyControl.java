@@ -174,6 +174,29 @@ public abstract class ConcurrencyControl {
     public abstract void observe(TxnContext txn, TxItem item, Entry e);
 
     /**
+     * Reads a reference item at the attempt's snapshot, with no entry: called instead of
+     * {@link #readRef} for every cell read of an attempt whose {@link #begin} called
+     * {@link TxnContext#readCellsAtSnapshot()} (a declared read-only attempt that the protocol
+     * serves from a fixed snapshot, which needs no validation and sees no own writes). Answers
+     * {@link #NO_VERSION} when no version is visible at the snapshot. Protocols that never call
+     * {@code readCellsAtSnapshot} need not override it.
+     *
+     * @throws UnsupportedOperationException by default
+     */
+    public Object readRefAtSnapshot(TxnContext txn, RefItem item) {
+        throw new UnsupportedOperationException("protocol " + name() + " does not read cells at a snapshot");
+    }
+
+    /**
+     * As {@link #readRefAtSnapshot}, for a long item.
+     *
+     * @throws UnsupportedOperationException by default
+     */
+    public long readLongAtSnapshot(TxnContext txn, LongItem item) {
+        throw new UnsupportedOperationException("protocol " + name() + " does not read cells at a snapshot");
+    }
+
+    /**
      * Called when an entry first becomes a write during execution. Lazy protocols do nothing; eager
      * ones lock here and set {@link Entry#LOCKED}.
      *

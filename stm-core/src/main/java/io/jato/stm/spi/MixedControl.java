@@ -209,6 +209,21 @@ final class MixedControl extends ConcurrencyControl {
         return touch(txn, item).readRef(txn, item, e);
     }
 
+    /**
+     * Dispatched to the item's protocol like any read, for completeness: no protocol of Jato serves
+     * snapshot reads in a store of several protocols (a read-only transaction may span them).
+     */
+    @Override
+    public Object readRefAtSnapshot(TxnContext txn, RefItem item) {
+        return touch(txn, item).readRefAtSnapshot(txn, item);
+    }
+
+    /** As {@link #readRefAtSnapshot}. */
+    @Override
+    public long readLongAtSnapshot(TxnContext txn, LongItem item) {
+        return touch(txn, item).readLongAtSnapshot(txn, item);
+    }
+
     @Override
     public long readLong(TxnContext txn, LongItem item, Entry e) {
         return touch(txn, item).readLong(txn, item, e);

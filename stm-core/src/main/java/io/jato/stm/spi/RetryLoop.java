@@ -238,6 +238,7 @@ final class RetryLoop {
         if (txn.opaque) {
             txn.beginOpaque();
         }
+        txn.snapshotCells = false;
         txn.cc().begin(txn);
         // Only now: a begin that threw leaves the context IDLE (see bodyFailed).
         txn.status = TxnContext.ACTIVE;

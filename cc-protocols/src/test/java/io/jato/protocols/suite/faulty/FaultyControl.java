@@ -28,7 +28,8 @@ import java.util.Objects;
  * hooks ({@code onWrite}, {@code lock}, {@code commitTimestamp}, {@code validate}, {@code install}, {@code publish}),
  * the value hooks the installs and commit-time updaters call ({@code lockedRef}/{@code lockedLong},
  * {@code installRef}/{@code installLong}) and the execution-time reads ({@code readRef},
- * {@code readLong}, {@code observe}) throw on either side. {@code unlockChanged} never throws (its
+ * {@code readLong}, {@code observe}, and a snapshot's {@code readRefAtSnapshot}/{@code readLongAtSnapshot})
+ * throw on either side. {@code unlockChanged} never throws (its
  * contract forbids it).
  */
 public final class FaultyControl extends ForwardingControl {
@@ -391,6 +392,32 @@ public final class FaultyControl extends ForwardingControl {
             throw fire(txn);
         }
         long v = inner.readLong(txn, item, e);
+        if (hit) {
+            throw fire(txn);
+        }
+        return v;
+    }
+
+    @Override
+    public Object readRefAtSnapshot(TxnContext txn, RefItem item) {
+        boolean hit = hit(Hook.READ);
+        if (hit && when == When.BEFORE) {
+            throw fire(txn);
+        }
+        Object v = inner.readRefAtSnapshot(txn, item);
+        if (hit) {
+            throw fire(txn);
+        }
+        return v;
+    }
+
+    @Override
+    public long readLongAtSnapshot(TxnContext txn, LongItem item) {
+        boolean hit = hit(Hook.READ);
+        if (hit && when == When.BEFORE) {
+            throw fire(txn);
+        }
+        long v = inner.readLongAtSnapshot(txn, item);
         if (hit) {
             throw fire(txn);
         }
