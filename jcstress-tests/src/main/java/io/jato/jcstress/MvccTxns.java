@@ -2,6 +2,7 @@ package io.jato.jcstress;
 
 import io.jato.stm.Stm;
 import io.jato.stm.spi.LongItem;
+import io.jato.stm.spi.RefItem;
 import io.jato.stm.spi.TxnContext;
 
 /**
@@ -32,6 +33,29 @@ final class MvccTxns {
      */
     static void emptySnapshot() {
         STORE.readOnly(txn -> 0);
+    }
+
+    /**
+     * Reads {@code x} then {@code y} in a declared read-only transaction, as {@link #readSnapshot}
+     * does for long items; a reference item with no version visible at the snapshot reads as -1.
+     */
+    static long[] readSnapshotRefs(RefItem x, RefItem y) {
+        return STORE.readOnly(txn -> {
+            TxnContext ctx = TxnContext.of(txn, STORE);
+            Object a = ctx.readRef(x);
+            Object b = ctx.readRef(y);
+            return new long[] {a instanceof Long ? (Long) a : -1, b instanceof Long ? (Long) b : -1};
+        });
+    }
+
+    /** Writes {@code value} to both reference items in one transaction (a new version of each). */
+    static void writeBothRefs(RefItem x, RefItem y, long value) {
+        Long boxed = value;
+        STORE.run(txn -> {
+            TxnContext ctx = TxnContext.of(txn, STORE);
+            ctx.writeRef(x, boxed);
+            ctx.writeRef(y, boxed);
+        });
     }
 
     /** Writes {@code value} to both items in one transaction (a new version of each). */
