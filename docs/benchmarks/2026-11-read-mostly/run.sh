@@ -26,7 +26,7 @@ one() {  # ROUND SETTING PROTOCOL ARGS...
     tput=$(grep -m1 '^throughput' "$tag.out" | awk '{print $2}' | tr -d ,)
     abort=$(grep -m1 '^abort rate' "$tag.out" | awk '{print $3}' | tr -d %)
     gc=$(grep -m1 '^gc' "$tag.out" | grep -o '[0-9.]*%' | head -1 | tr -d %)
-    p50=$(grep -m1 '^  audit ' "$tag.out" | awk '{print $5 $6}')
+    p50=$(grep -m1 '^  audit ' "$tag.out" | awk '{print $5 $6}' || true)
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$setting" "$p" "${tput:-NA}" "${abort:-NA}" "${gc:-NA}" "$check" "${p50:--}"
 }
 protocols=(occ tictoc mvcc)
