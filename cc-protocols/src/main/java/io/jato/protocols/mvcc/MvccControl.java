@@ -148,6 +148,9 @@ public final class MvccControl extends ConcurrencyControl {
         // The dead thread's kept deletes are no longer reachable through the registry: the
         // store's list inherits them, and the next collection unlinks them.
         ((MvccTxnState) state).kept.moveTo(orphans);
+        // Its pushed versions the horizon has passed go now; the rest stay until their items'
+        // next writes trim them (nobody finishes for a dead thread).
+        ((MvccTxnState) state).pushed.cutUpTo(clock.horizon());
         // Its last commit must stay below every later snapshot (TxDequeContractTest saw 8
         // elements a joined consumer had taken, read by a snapshot after the join).
         clock.retired((MvccTxnState) state);
@@ -495,8 +498,9 @@ public final class MvccControl extends ConcurrencyControl {
         // leaf whose rts reserves nothing). Readers need not rise to it: a reader's timestamp is
         // above every delete the collector unlinked (docs/mvcc.md).
         ts = Math.max(ts, (long) FLOOR.getVolatile(this));
-        // Room for the deletes the install may keep (keepsDeleted must not allocate).
+        // Room for the deletes the install may keep and the versions it pushed (publish must not allocate).
         s.kept.reserve(writes);
+        s.pushed.reserve(writes);
         return ts;
     }
 
@@ -583,8 +587,10 @@ public final class MvccControl extends ConcurrencyControl {
         }
         TxItem item = e.item();
         if (e.has(PUSHED)) {
-            ((Version) Items.extAcquire(item)).setEnd(commitTimestamp);
+            Version head = (Version) Items.extAcquire(item);
+            head.setEnd(commitTimestamp);
             e.clearFlags(PUSHED);
+            state(txn).pushed.add(item, head);
         }
         boolean retire = e.has(Entry.RETIRE);
         Items.setWord2Release(item, commitTimestamp);
@@ -634,6 +640,9 @@ public final class MvccControl extends ConcurrencyControl {
                 clock.handOff(s);
             }
             clock.committed(s);
+        }
+        if (s.pushed.size() != 0) {
+            s.pushed.cutUpTo(clock.horizon());
         }
         if (keptDeletes.get() > 0) {
             collectDeletes();

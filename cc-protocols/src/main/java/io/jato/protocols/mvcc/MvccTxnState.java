@@ -57,6 +57,8 @@ final class MvccTxnState extends ThreadPadding {
     Object loadedRef;
     /** Scratch of a read in place: the {@code long} value loaded. */
     long loadedLong;
+    /** The versions this thread's commits pushed, cut once the horizon passes them. */
+    final PushedVersions pushed = new PushedVersions();
     /** Commits since the clock last advanced the store's bounds from this thread. */
     int sinceAdvance;
     /** The deletes this thread committed and keeps linked until no snapshot can see before them. */

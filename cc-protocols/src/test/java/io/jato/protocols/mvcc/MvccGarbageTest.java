@@ -139,4 +139,54 @@ class MvccGarbageTest {
         stm.run(txn -> y.set(txn, -1));
         assertTrue(cc.chainLength(item(y)) <= 2, "chain after the snapshot ended: " + cc.chainLength(item(y)));
     }
+
+    @Test
+    void aVersionOfAnItemWrittenOnceGoesOnceTheHorizonPassesItUnlessASnapshotHoldsIt() {
+        Stm stm = Protocols.store(MvccProtocol.NAME);
+        MvccControl cc = control(stm);
+        TxLong once = new TxLong(stm, 7);
+        TxLong other = new TxLong(stm, 0);
+        Interleaving il = new Interleaving();
+        AtomicLong seen = new AtomicLong(-1);
+        AtomicInteger chainWhileHeld = new AtomicInteger(-1);
+        il.thread("old snapshot", () -> stm.readOnly(txn -> {
+            other.get(txn);
+            il.signal("holding");
+            il.await("written");
+            seen.set(once.get(txn));
+            return null;
+        }));
+        il.thread("writer", () -> {
+            il.await("holding");
+            stm.run(txn -> once.set(txn, 8));
+            // Never written again: only the horizon can free the version of 7 now.
+            cc.advanceClock();
+            stm.run(txn -> other.set(txn, 1));
+            chainWhileHeld.set(cc.chainLength(item(once)));
+            il.signal("written");
+        });
+        il.run();
+        assertTrue(il.followedSchedule());
+        assertEquals(1, chainWhileHeld.get(), "a version a live snapshot may read was cut");
+        assertEquals(7, seen.get(), "the snapshot's value of the cell");
+    }
+
+    @Test
+    void aVersionOfAnItemWrittenOnceGoesOnceTheHorizonPassesIt() {
+        Stm stm = Protocols.store(MvccProtocol.NAME);
+        MvccControl cc = control(stm);
+        TxLong once = new TxLong(stm, 7);
+        TxLong other = new TxLong(stm, 0);
+        stm.run(txn -> once.set(txn, 8));
+        assertEquals(1, cc.chainLength(item(once)));
+        // Nobody writes the cell again: only the horizon can free the version of 7. Once it has
+        // passed the write, the writing thread's next finish cuts it (before, it stayed for good).
+        cc.advanceClock();
+        stm.run(txn -> other.set(txn, 1));
+        assertEquals(0, cc.chainLength(item(once)), "a version no reader can need stayed linked");
+        assertEquals(8, once.single().get());
+        assertEquals(8, (long) stm.readOnly(txn -> once.get(txn)));
+        stm.run(txn -> once.set(txn, once.get(txn) + 1));
+        assertEquals(9, (long) stm.readOnly(txn -> once.get(txn)));
+    }
 }
