@@ -62,6 +62,7 @@ final class TpccMix {
      *                them; at least one is positive
      */
     TpccMix(SplittableRandom random, int[] weights) {
+        checkWeights(weights);
         this.random = random;
         this.cumulative = new int[TYPES.length];
         int sum = 0;
@@ -69,9 +70,29 @@ final class TpccMix {
             sum += weights[i];
             cumulative[i] = sum;
         }
-        if (sum <= 0) {
+    }
+
+    /**
+     * @return {@code weights}, if it holds one weight in [0, {@link #MAX_WEIGHT}] per type and at
+     *         least one is positive
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    static int[] checkWeights(int[] weights) {
+        if (weights.length != TYPES.length) {
+            throw new IllegalArgumentException("a mix needs " + TYPES.length + " weights, one per type, got "
+                    + weights.length);
+        }
+        boolean positive = false;
+        for (int w : weights) {
+            if (w < 0 || w > MAX_WEIGHT) {
+                throw new IllegalArgumentException("mix weights must be in [0, " + MAX_WEIGHT + "], got " + w);
+            }
+            positive |= w > 0;
+        }
+        if (!positive) {
             throw new IllegalArgumentException("a mix needs a positive weight for some type");
         }
+        return weights;
     }
 
     /** @return the standard mix's weights, in {@link Type} order (a copy) */

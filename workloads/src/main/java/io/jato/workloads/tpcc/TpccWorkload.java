@@ -85,8 +85,7 @@ public final class TpccWorkload implements Workload {
         this.queuedDeliveries = new AtomicIntegerArray(warehouses + 1);
         TpccMix.Type sole = TpccMix.soleType(mixWeights);
         this.only = only != null ? only : sole;
-        this.mixWeights = mixWeights.clone();
-        new TpccMix(null, this.mixWeights);   // refuses weights that are all 0, before any loading
+        this.mixWeights = TpccMix.checkWeights(mixWeights.clone());
     }
 
     @Override

@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -58,6 +59,10 @@ class TpccMixTest {
         assertEquals(30_000, drawn[4], 800);
         assertEquals(TpccMix.Type.STOCK_LEVEL, TpccMix.soleType(TpccMix.parseWeights("stock-level=5,delivery=0")));
         assertNull(TpccMix.soleType(w));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TpccMix.checkWeights(new int[5]));
+        assertTrue(e.getMessage().contains("positive weight"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> TpccMix.checkWeights(new int[] {1, 2}));
+        assertTrue(e.getMessage().contains("one per type"), e.getMessage());
     }
 
     @Test
