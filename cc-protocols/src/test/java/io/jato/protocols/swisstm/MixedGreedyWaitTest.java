@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * SwissTM's contention manager beside 2PL in one store: a greedy SwissTM transaction that asks a
@@ -23,15 +24,35 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the request while it waits, abort and free the SwissTM lock. Schedule: Y takes its greedy
  * timestamp first (a SwissTM write), X takes the older age (a 2PL write), Y then holds a 2PL item X
  * waits for, and Y asks X to give up a SwissTM item. Without the poll in RwLocks' wait, X waited out
- * {@code waitSpins} while Y gave up first, and Y needed a second attempt.
+ * {@code waitSpins} while Y gave up first, and Y needed a second attempt, in every run.
+ *
+ * <p>The schedule runs up to {@link #ROUNDS} times and one round must see Y commit on its first
+ * attempt. A round can miss on a loaded 2-core machine (CI's JDK 17 stage once saw 2 attempts while
+ * the other test fork ran a suite): Y's wait for the owner is bounded in polls, and an owner
+ * descheduled between its abort and its release, or one that retakes the item in its next attempt
+ * while Y is parked, can outlast it. Without the poll Y gives up in every round.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class MixedGreedyWaitTest {
     /** SwissTM is domain 0, 2PL domain 1. */
     private static final int TWO_PHASE = 1;
+    private static final int ROUNDS = 3;
 
     @Test
     void aLockWaiterGivesWayWhenTheGreedyTransactionAsks() throws Exception {
+        StringBuilder seen = new StringBuilder();
+        for (int r = 0; r < ROUNDS; r++) {
+            int yAttempts = round(seen);
+            if (yAttempts == 1) {
+                return;
+            }
+        }
+        fail("the greedy transaction never got its lock on its first attempt (the waiter did not give"
+                + " way) in " + ROUNDS + " rounds: " + seen);
+    }
+
+    /** Runs the schedule once on a fresh store; checks the outcome; returns Y's attempts. */
+    private static int round(StringBuilder seen) throws Exception {
         Stm stm = Stm.builder().protocol(SwissTmProtocol.NAME).objectProtocol(TwoPhaseProtocol.NAME)
                 .option(SwissTmProtocol.GREEDY_AFTER, 1)
                 .escalateAfter(0).build();
@@ -88,11 +109,15 @@ class MixedGreedyWaitTest {
         y.join();
         assertNull(failure.get(), () -> "a transaction failed: " + failure.get());
 
-        assertEquals(1, yAttempts.get(), "the greedy transaction got its lock: the waiter gave way");
-        assertTrue(xAttempts.get() >= 2, "the waiter aborted on the request");
+        seen.append(seen.length() == 0 ? "" : "; ").append("Y ").append(yAttempts.get())
+                .append(" attempts, X ").append(xAttempts.get()).append(", ").append(stm.statistics());
         for (LongItem item : new LongItem[] {s1, s2, p1, p2}) {
             assertNull(stm.concurrencyControl().checkQuiescent(item), "no lock is left held");
         }
-        assertEquals(30, Steps.read(stm, p2), "X committed last");
+        if (yAttempts.get() == 1) {
+            assertTrue(xAttempts.get() >= 2, "the waiter aborted on the request");
+            assertEquals(30, Steps.read(stm, p2), "X committed last");
+        }
+        return yAttempts.get();
     }
 }
