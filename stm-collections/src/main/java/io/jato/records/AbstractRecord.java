@@ -412,7 +412,11 @@ public abstract class AbstractRecord extends TxItem {
         @Override
         public boolean check(TxnContext txn, Entry entry) {
             // Runs with every write item locked and before any install: user updater code runs
-            // here so that if it throws, nothing has been written in place yet.
+            // here so that if it throws, nothing has been written in place yet. A delta version's
+            // updaters are the protocol's to apply (to its copies, before its point of no return).
+            if (entry.has(Entry.DELTA)) {
+                return true;
+            }
             RecordImage im = (RecordImage) entry.pendingRef();
             if (!im.isMaterialized()) {
                 ((AbstractRecord) entry.key()).load(im, im.groups());
@@ -437,6 +441,35 @@ public abstract class AbstractRecord extends TxItem {
             r.load(version, groups);
             version.setMaterialized();
             return version;
+        }
+
+        /** Commutative updaters may become delta versions (docs/mvcc.md, "Delta versions"). */
+        @Override
+        public boolean supportsDeltaVersions() {
+            return true;
+        }
+
+        @Override
+        public Object copyVersion(Object key, Object version) {
+            AbstractRecord r = (AbstractRecord) key;
+            RecordImage from = (RecordImage) version;
+            RecordImage to = r.newImage();
+            to.attach(from.groups());
+            r.copy(from, to, from.groups());
+            to.setMaterialized();
+            return to;
+        }
+
+        @Override
+        public void applyOperation(Object key, Object version, Object operation) {
+            RecordUpdater<?> op = (RecordUpdater<?>) operation;
+            ((RecordImage) version).apply(op, 1 << UpdaterInfo.groupOf(op, (AbstractRecord) key));
+        }
+
+        @Override
+        public void storeVersion(Object key, Object version) {
+            RecordImage im = (RecordImage) version;
+            ((AbstractRecord) key).store(im, im.groups());
         }
 
         @Override

@@ -1,5 +1,7 @@
 package io.jato.protocols.mvcc;
 
+import io.jato.stm.spi.TxParticipant;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -24,6 +26,15 @@ import java.lang.invoke.VarHandle;
  * the group is open or after it closed, never waiting. An add still running commits above every
  * snapshot (it is a running tracked attempt, above the stable point), so the sum is exact.
  *
+ * <p>A group of a record's commutative updaters ({@link #participant} non-null) holds the
+ * columns before the group ({@link #ref}, the participant's copy) and each member's commutative
+ * updaters ({@link Add#ops}). Updaters are user code, so they run before a member's point of no
+ * return: in its prepare step the member takes the group's {@link #tryTakeToken token}, applies its
+ * updaters to a copy of the running result {@link #acc} and keeps that copy; at publish it makes
+ * the copy the running result and gives the token back. So the closing member only stores
+ * {@link #acc} in place: nothing that can fail runs after a commit. A reader at {@code t} applies
+ * the updaters committed at or below {@code t} to a copy of the base ({@link #imageAt}).
+ *
  * <p>Who writes what: {@link #state} by CAS of members; the opener's timestamp by the opener
  * (release, before it leaves); the list of joined members' adds by CAS of committing members (each
  * add's fields are written before its CAS); {@link #baseEnd} by the closing member
@@ -43,6 +54,7 @@ final class DeltaGroup extends Version {
     private static final VarHandle ADDS;
     private static final VarHandle BASE_END;
     private static final VarHandle OPENER_TS;
+    private static final VarHandle TOKEN;
 
     static {
         try {
@@ -51,6 +63,7 @@ final class DeltaGroup extends Version {
             ADDS = l.findVarHandle(DeltaGroup.class, "adds", Add.class);
             BASE_END = l.findVarHandle(DeltaGroup.class, "baseEnd", long.class);
             OPENER_TS = l.findVarHandle(DeltaGroup.class, "openerTs", long.class);
+            TOKEN = l.findVarHandle(DeltaGroup.class, "token", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -76,21 +89,101 @@ final class DeltaGroup extends Version {
     @SuppressWarnings("unused") // through BASE_END
     private long baseEnd = PENDING;
 
+    /** A record group's participant (it copies, updates and stores column copies); null for a long item. */
+    final TxParticipant participant;
+    /** A record group's owning object (the record), passed to {@link #participant}; null for a long item. */
+    final Object key;
+    /** A record group: 1 while a member holds the right to change {@link #acc}; see the class comment. */
+    @SuppressWarnings("unused") // through TOKEN
+    private int token;
+    /**
+     * A record group: the base with every committed member's updaters applied (an immutable copy,
+     * replaced whole). Written only by the token holder, read by the next holder and by the closing
+     * member, each after the token's or the state's CAS; null once closed.
+     */
+    Object acc;
+
+    /** A group of adds to a long item holding {@code value}, opened by an add of {@code openerAmount}. */
     DeltaGroup(long wts, long value, Version next, long baseWord, long openerAmount) {
         super(wts, null, value, next);
         this.baseWord = baseWord;
         this.openerAmount = openerAmount;
+        this.participant = null;
+        this.key = null;
     }
 
-    /** One committed add of a member that joined: its commit timestamp and amount, immutable once pushed. */
+    /**
+     * A group of commutative updaters of a record group whose columns were {@code base} (a copy
+     * from {@code participant.captureVersion}); every member, the opener included, has an {@link Add}.
+     */
+    DeltaGroup(long wts, Object base, Version next, long baseWord, TxParticipant participant, Object key) {
+        super(wts, base, 0, next);
+        this.baseWord = baseWord;
+        this.openerAmount = 0;
+        this.participant = participant;
+        this.key = key;
+        this.acc = base;
+    }
+
+    /**
+     * One member's delta: for a long item, a joined member's add (the opener's lives in the group);
+     * for a record group, any member's updaters. Immutable once pushed, but for {@link #result}.
+     */
     static final class Add {
         final long amount;
+        /** A record group member's updaters, in program order; null for a long item. */
+        final Object[] ops;
         long ts;
         Add next;
+        /** Owner only: the running result with this member's updaters applied (prepare to publish). */
+        Object result;
+        /** Owner only: this member holds the group's token. */
+        boolean holdsToken;
 
         Add(long amount) {
             this.amount = amount;
+            this.ops = null;
         }
+
+        Add(Object[] ops) {
+            this.amount = 0;
+            this.ops = ops;
+        }
+    }
+
+    /** @return true for a group of record updaters, false for a group of long adds */
+    boolean isRecord() {
+        return participant != null;
+    }
+
+    /** A record group: takes the right to change {@link #acc}; false if another member holds it. */
+    boolean tryTakeToken() {
+        return TOKEN.compareAndSet(this, 0, 1);
+    }
+
+    /** A record group: gives the token back (after {@link #acc} is written). */
+    void releaseToken() {
+        TOKEN.setRelease(this, 0);
+    }
+
+    /**
+     * A record group: the columns at {@code t}, the base with every member's updaters committed at
+     * or below {@code t} applied (commutative, so in any order); the base itself if none. Allocates
+     * and runs the updaters when there are some.
+     */
+    Object imageAt(long t) {
+        Object image = null;
+        for (Add a = adds(); a != null; a = a.next) {
+            if (a.ts <= t) {
+                if (image == null) {
+                    image = participant.copyVersion(key, ref);
+                }
+                for (Object op : a.ops) {
+                    participant.applyOperation(key, image, op);
+                }
+            }
+        }
+        return image != null ? image : ref;
     }
 
     /** @return true unless the group is closed or full (a hint: {@link #tryJoin} decides) */

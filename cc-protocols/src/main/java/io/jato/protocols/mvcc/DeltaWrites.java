@@ -5,7 +5,9 @@ import io.jato.stm.AbortCause;
 import io.jato.stm.spi.Entry;
 import io.jato.stm.spi.Items;
 import io.jato.stm.spi.LongItem;
+import io.jato.stm.spi.ProtocolContext;
 import io.jato.stm.spi.TxItem;
+import io.jato.stm.spi.TxParticipant;
 import io.jato.stm.spi.TxnContext;
 
 import java.util.concurrent.locks.LockSupport;
@@ -24,28 +26,36 @@ final class DeltaWrites {
     /**
      * Entry flag (write entries that are not read, so never mistaken for the read entries' use of
      * the same bit): a member of the item's open {@link DeltaGroup}, its add in {@link Entry#readRef()}
-     * (null for the member that opened the group).
+     * (null for the member that opened a long item's group).
      */
-    static final int DELTA = Entry.PROTOCOL_FLAG_1;
+    static final int MEMBER = Entry.PROTOCOL_FLAG_1;
 
     private final MvccControl control;
+    private final ProtocolContext context;
     /** The store binds several protocols: an adder may hold locks other protocols took while it ran. */
     private final boolean mixed;
     private final int lockSpins;
 
-    DeltaWrites(MvccControl control, boolean mixed, int lockSpins) {
+    DeltaWrites(MvccControl control, ProtocolContext context, boolean mixed, int lockSpins) {
         this.control = control;
+        this.context = context;
         this.mixed = mixed;
         this.lockSpins = lockSpins;
     }
 
     /**
-     * True for a write that is one commutative add and nothing else (not read): it becomes a delta
+     * True for a write that is commutative commit-time operations and nothing else (not read): one
+     * add to a long item, or a record group's {@code @Commutative} updaters (a participant that
+     * {@linkplain TxParticipant#supportsDeltaVersions supports delta versions}). It becomes a delta
      * version, in the item's {@link DeltaGroup}, instead of an exclusive write.
      */
     static boolean isDelta(Entry e) {
-        return e.kind() == Entry.KIND_ADD_LONG
-                && (e.flags() & (Entry.UPDATE | Entry.COMMUTATIVE | Entry.READ)) == (Entry.UPDATE | Entry.COMMUTATIVE);
+        if ((e.flags() & (Entry.UPDATE | Entry.COMMUTATIVE | Entry.READ)) != (Entry.UPDATE | Entry.COMMUTATIVE)) {
+            return false;
+        }
+        int kind = e.kind();
+        return kind == Entry.KIND_ADD_LONG
+                || (kind == Entry.KIND_CUSTOM && e.participant().supportsDeltaVersions());
     }
 
     /**
@@ -60,14 +70,14 @@ final class DeltaWrites {
         // The first write of a store of one protocol: nothing is locked yet (2PL-like protocols
         // of a mixed store may hold locks taken while the body ran).
         if (mixed || txn.writeAt(0) != e) {
-            return tryJoinDelta(e);
+            return tryJoinDelta(txn, e);
         }
         // A park returns at once while the interrupt flag is set: clear it for the wait and set it
         // again after (Stm.atomic is not interruptible; a pending interrupt must not make it spin).
         boolean interrupted = false;
         try {
             for (int parks = 0;; parks++) {
-                AbortCause cause = tryJoinDelta(e);
+                AbortCause cause = tryJoinDelta(txn, e);
                 if (cause != AbortCause.LOCK_BUSY) {
                     return cause;
                 }
@@ -88,8 +98,9 @@ final class DeltaWrites {
      * One try of {@link #join}: opens or joins, spinning up to the lock
      * spin bound while the item is held by something {@code e} cannot join; then LOCK_BUSY.
      */
-    private AbortCause tryJoinDelta(Entry e) {
+    private AbortCause tryJoinDelta(TxnContext txn, Entry e) {
         TxItem item = e.item();
+        boolean record = e.kind() == Entry.KIND_CUSTOM;
         // A joiner's add is allocated here, in the lock phase: install and publish must not allocate.
         DeltaGroup.Add add = null;
         for (int spins = 0;; ) {
@@ -103,22 +114,34 @@ final class DeltaWrites {
                     e.setLockedWord(w);
                     e.addFlags(Entry.LOCKED);
                     Version head = (Version) Items.extAcquire(item);
-                    control.push(item, new DeltaGroup(wts(w), ((LongItem) item).valueAcquire(), head, w, e.pendingLong()));
-                    e.setReadRef(null); // the opener: its add is the group's own
-                    e.addFlags(DELTA);
+                    if (record) {
+                        // The columns before the group, copied while locked: the group's base.
+                        TxParticipant p = e.participant();
+                        DeltaGroup.Add mine = add != null ? add : new DeltaGroup.Add(operations(txn, e));
+                        Object base = p.captureVersion(txn, e);
+                        control.push(item, new DeltaGroup(wts(w), base, head, w, p, e.key()));
+                        e.setReadRef(mine);
+                        e.addFlags(Entry.DELTA); // the record's check leaves the updaters to us
+                    } else {
+                        control.push(item, new DeltaGroup(wts(w), ((LongItem) item).valueAcquire(), head, w,
+                                e.pendingLong()));
+                        e.setReadRef(null); // the opener: its add is the group's own
+                    }
+                    e.addFlags(MEMBER);
                     return null;
                 }
             } else {
                 Object head = Items.extAcquire(item);
                 // An open group at the head holds the lock (it closes before it unlocks).
-                if (head instanceof DeltaGroup && ((DeltaGroup) head).admits()) {
+                if (head instanceof DeltaGroup && ((DeltaGroup) head).admits()
+                        && ((DeltaGroup) head).isRecord() == record) {
                     if (add == null) {
-                        add = new DeltaGroup.Add(e.pendingLong());
+                        add = record ? new DeltaGroup.Add(operations(txn, e)) : new DeltaGroup.Add(e.pendingLong());
                     }
                     if (((DeltaGroup) head).tryJoin()) {
                         e.setLockedWord(w);
                         e.setReadRef(add);
-                        e.addFlags(Entry.LOCKED | DELTA);
+                        e.addFlags(Entry.LOCKED | MEMBER | (record ? Entry.DELTA : 0));
                         return null;
                     }
                 }
@@ -130,19 +153,71 @@ final class DeltaWrites {
         }
     }
 
+    /** A record group member's updaters, copied out of the entry: they outlive the transaction in the group. */
+    private static Object[] operations(TxnContext txn, Entry e) {
+        TxParticipant p = e.participant();
+        Object[] ops = new Object[p.operationCount(txn, e)];
+        for (int i = 0; i < ops.length; i++) {
+            ops[i] = p.operation(txn, e, i);
+        }
+        return ops;
+    }
+
+    /**
+     * The prepare step of a transaction with record group deltas (before its point of no return):
+     * each such member takes its group's token and applies its updaters to a copy of the group's
+     * running result, so an updater that throws aborts this commit with nothing changed. The token
+     * is held until the member leaves. Waits for a token boundedly (two members may each hold one
+     * the other wants), unless escalated; then LOCK_BUSY.
+     */
+    AbortCause prepare(TxnContext txn) {
+        for (int k = 0, n = txn.writeCount(); k < n; k++) {
+            Entry e = txn.writeAt(k);
+            if (!context.owns(e) || !e.has(MEMBER) || e.kind() != Entry.KIND_CUSTOM) {
+                continue;
+            }
+            DeltaGroup.Add add = (DeltaGroup.Add) e.readRef();
+            DeltaGroup g = (DeltaGroup) Items.extAcquire(e.item());
+            for (int spins = 0; !g.tryTakeToken(); ) {
+                if (++spins > lockSpins && !txn.escalatedWaits(spins)) {
+                    return AbortCause.LOCK_BUSY;
+                }
+                Thread.onSpinWait();
+            }
+            add.holdsToken = true;
+            Object result = g.participant.copyVersion(g.key, g.acc);
+            for (Object op : add.ops) {
+                g.participant.applyOperation(g.key, result, op);
+            }
+            add.result = result;
+        }
+        return null;
+    }
+
     /** A member leaves its group, having committed its add at {@code ts} (0: without it); the last one closes it. */
     void leave(Entry e, long ts) {
         TxItem item = e.item();
         DeltaGroup g = (DeltaGroup) Items.extAcquire(item);
+        DeltaGroup.Add add = (DeltaGroup.Add) e.readRef();
         if (ts != 0) {
-            DeltaGroup.Add add = (DeltaGroup.Add) e.readRef();
             if (add == null) {
                 g.commitOpener(ts);
             } else {
+                if (add.result != null) {
+                    // A record member: its result (prepared under the token) is the running one.
+                    g.acc = add.result;
+                }
                 g.commit(add, ts);
             }
         }
-        e.clearFlags(DELTA);
+        if (add != null) {
+            add.result = null;
+            if (add.holdsToken) {
+                add.holdsToken = false;
+                g.releaseToken();
+            }
+        }
+        e.clearFlags(MEMBER | Entry.DELTA);
         e.setReadRef(null);
         if (g.leave()) {
             closeGroup(item, g);
@@ -169,7 +244,13 @@ final class DeltaWrites {
             first = Math.min(first, a.ts);
             last = Math.max(last, a.ts);
         }
-        control.installLong((LongItem) item, g.value + sum);
+        if (g.isRecord()) {
+            // Every committed member's updaters are in acc (each applied them under the token).
+            g.participant.storeVersion(g.key, g.acc);
+            g.acc = null;
+        } else {
+            control.installLong((LongItem) item, g.value + sum);
+        }
         g.setBaseEnd(first);
         g.setEnd(last);
         Items.setWord2Release(item, last);

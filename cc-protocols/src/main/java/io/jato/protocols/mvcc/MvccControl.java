@@ -65,7 +65,7 @@ public final class MvccControl extends ConcurrencyControl {
     /** Entry flag (read entries): a snapshot observed an item whose value in place is newer than the snapshot. */
     private static final int NEWER_IN_PLACE = Entry.PROTOCOL_FLAG_1;
     /** Entry flag (write entries that are not read): a member of a delta group ({@link DeltaWrites}). */
-    private static final int DELTA = DeltaWrites.DELTA;
+    private static final int DELTA = DeltaWrites.MEMBER;
     /** A chain longer than this after trimming makes the locking thread recompute the horizon. */
     private static final int LONG_CHAIN = 8;
 
@@ -111,7 +111,7 @@ public final class MvccControl extends ConcurrencyControl {
         this.lockSpins = context.lockSpinLimit();
         this.readSpins = context.readSpinLimit();
         this.clock = new MvccClock(context);
-        this.deltas = new DeltaWrites(this, mixed, lockSpins);
+        this.deltas = new DeltaWrites(this, context, mixed, lockSpins);
     }
 
     @Override
@@ -171,6 +171,7 @@ public final class MvccControl extends ConcurrencyControl {
         }
         s.seen = 0;
         s.commitTs = 0;
+        s.recordDeltas = false;
         if (txn.isPooled()) {
             // A virtual thread's previous transaction may have committed in another context.
             clock.takeOver(s);
@@ -198,6 +199,8 @@ public final class MvccControl extends ConcurrencyControl {
     private static final Version NOTHING = new Version(0, null, 0, null);
     /** What {@link #locate} found: a {@link DeltaGroup}'s value at the read timestamp, in the state's scratch. */
     private static final Version SUMMED = new Version(0, null, 0, null);
+    /** What {@link #locate} found: a record {@link DeltaGroup}'s columns at the read timestamp, in the state's loadedRef. */
+    private static final Version COMPUTED = new Version(0, null, 0, null);
 
     private static final int KIND_NONE = 0;
     private static final int KIND_REF = 1;
@@ -248,7 +251,12 @@ public final class MvccControl extends ConcurrencyControl {
     public void observe(TxnContext txn, TxItem item, Entry e) {
         MvccTxnState s = state(txn);
         Version v = locate(txn, s, item, e, KIND_NONE);
-        if (v != IN_PLACE && v != NOTHING && v.ref != null && !(item instanceof RefItem)) {
+        if (v == COMPUTED) {
+            // A record group's columns under delta versions, computed for the read timestamp.
+            e.setReadRef(s.loadedRef);
+            s.loadedRef = null;
+            e.addFlags(Entry.VERSION);
+        } else if (v != IN_PLACE && v != NOTHING && v.ref != null && !(item instanceof RefItem)) {
             // A record group's older columns: its getters read this copy.
             e.setReadRef(v.ref);
             e.addFlags(Entry.VERSION);
@@ -357,6 +365,17 @@ public final class MvccControl extends ConcurrencyControl {
      */
     private static Version readGroup(TxnContext txn, MvccTxnState s, Entry e, DeltaGroup g, long end) {
         long t = s.readTs;
+        if (g.isRecord()) {
+            if (end != Version.PENDING) {
+                s.loadedRef = g.imageAt(t);
+                return found(txn, s, e, COMPUTED, g.newestAt(t), g.nextAfter(t, end) - 1);
+            }
+            if (s.snapshotMode) {
+                s.loadedRef = g.imageAt(t);
+                return found(txn, s, e, COMPUTED, g.wts, g.wts);
+            }
+            return null;
+        }
         if (end != Version.PENDING) {
             s.loadedLong = g.sumAt(t);
             return found(txn, s, e, SUMMED, g.newestAt(t), g.nextAfter(t, end) - 1);
@@ -411,6 +430,9 @@ public final class MvccControl extends ConcurrencyControl {
     @Override
     public AbortCause lock(TxnContext txn, Entry e) {
         if (DeltaWrites.isDelta(e)) {
+            if (e.kind() == Entry.KIND_CUSTOM) {
+                state(txn).recordDeltas = true;
+            }
             return deltas.join(txn, e);
         }
         TxItem item = e.item();
@@ -548,10 +570,12 @@ public final class MvccControl extends ConcurrencyControl {
         }
     }
 
+    /** Record group deltas apply their updaters here, before the point of no return ({@link DeltaWrites#prepare}). */
     @Override
     public AbortCause prepare(TxnContext txn, long commitTimestamp) {
-        state(txn).commitTs = commitTimestamp;
-        return null;
+        MvccTxnState s = state(txn);
+        s.commitTs = commitTimestamp;
+        return s.recordDeltas ? deltas.prepare(txn) : null;
     }
 
     /** Keeps every committed delete linked until no snapshot can read the version before it. */

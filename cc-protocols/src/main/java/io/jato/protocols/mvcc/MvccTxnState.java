@@ -49,6 +49,8 @@ final class MvccTxnState extends ThreadPadding {
     long readTs;
     /** This attempt reads a stable snapshot, untracked, and validates nothing. */
     boolean snapshotMode;
+    /** This attempt joined a record group's delta group: its prepare applies the updaters (owner only). */
+    boolean recordDeltas;
     /** The largest write timestamp this attempt saw newer than {@link #readTs} (to move the clock on abort). */
     long seen;
     /** This attempt's commit timestamp, once {@code prepare} fixed it. */

@@ -84,6 +84,14 @@ public final class Entry extends ThreadPadding {
      * usual, without listing the entry again.
      */
     public static final int HELD = 1 << 12;
+    /**
+     * With {@link #UPDATE}: the protocol keeps this write's operations as a delta version and
+     * applies them itself, to copies ({@link TxParticipant#applyOperation}), storing the result
+     * without the participant's install ({@link TxParticipant#storeVersion}). The participant's
+     * check must then leave the operations unapplied (they would run on a value the write does not
+     * replace). Set by the protocol's {@link ConcurrencyControl#lock}, before the check phase.
+     */
+    public static final int DELTA = 1 << 13;
     /** First flag bit reserved for the protocol. */
     public static final int PROTOCOL_FLAG_0 = 1 << 16;
     /** Second flag bit reserved for the protocol. */

@@ -1,0 +1,230 @@
+package io.jato.protocols.mvcc;
+
+import io.jato.collections.TxCounter;
+import io.jato.protocols.records.Account;
+import io.jato.protocols.records.CappedDeposit;
+import io.jato.protocols.records.Deposit;
+import io.jato.protocols.suite.Protocols;
+import io.jato.records.RecordLayout;
+import io.jato.stm.AbortCause;
+import io.jato.stm.Stm;
+import io.jato.stm.StmStatistics;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Delta versions of a record's {@code @Commutative} updaters under {@code mvcc} (docs/mvcc.md,
+ * "Delta versions"): updaters of one record group join its delta group instead of locking it, a
+ * member's updaters run before its point of no return (one that throws changes nothing), and
+ * readers at any timestamp see the base with exactly the updaters committed at or below it.
+ */
+@Timeout(120)
+class MvccRecordDeltaTest {
+    private static final long OPENING = 1_000;
+
+    /** Conflict causes: what two updaters of one group must not cause each other. */
+    private static long conflicts(StmStatistics d) {
+        return d.aborts(AbortCause.LOCK_BUSY) + d.aborts(AbortCause.READ_LOCKED) + d.aborts(AbortCause.READ_BUSY)
+                + d.aborts(AbortCause.READ_VALIDATION) + d.aborts(AbortCause.TIMESTAMP_ORDER);
+    }
+
+    private static Account account(Stm stm, RecordLayout layout) {
+        return Account.create(stm, layout, new Account.Image().setOwner("o").setBalance(OPENING));
+    }
+
+    /**
+     * Holds a transaction inside its commit: it applies {@code updater} to {@code account}, then (a
+     * later write, so locked after it) a counter updater that blocks until {@link #close}. Its
+     * record updater has joined the group by then, and has not reached its prepare step.
+     */
+    private static final class Held implements AutoCloseable {
+        private final CountDownLatch release = new CountDownLatch(1);
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private final Thread thread;
+
+        Held(Stm stm, Account account, Account.Updater updater, TxCounter other)
+                throws InterruptedException {
+            CountDownLatch inCommit = new CountDownLatch(1);
+            thread = new Thread(() -> {
+                try {
+                    stm.run(txn -> {
+                        account.update(txn, updater);
+                        other.update(txn, v -> {
+                            inCommit.countDown();
+                            try {
+                                release.await();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            return v + 1;
+                        });
+                    });
+                } catch (Throwable e) {
+                    failure.set(e);
+                }
+            }, "held-updater");
+            thread.start();
+            inCommit.await();
+        }
+
+        /** @return what the held transaction threw, once closed */
+        Throwable failure() {
+            return failure.get();
+        }
+
+        @Override
+        public void close() {
+            release.countDown();
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while joining the held transaction", e);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(RecordLayout.class)
+    void anUpdaterCommitsWhileAnotherUpdaterOfTheGroupIsInsideItsCommit(RecordLayout layout) throws Exception {
+        // maxAttempts 2: without delta versions these updaters wait for the held one's lock,
+        // abort LOCK_BUSY twice and give up.
+        Stm stm = Protocols.builder(MvccProtocol.NAME).maxAttempts(2).build();
+        Account account = account(stm, layout);
+        TxCounter other = new TxCounter(stm);
+        StmStatistics d;
+        Held held = new Held(stm, account, new Deposit(1), other);
+        try (held) {
+            StmStatistics before = stm.statistics();
+            for (int i = 0; i < 5; i++) {
+                stm.run(txn -> account.update(txn, new Deposit(10)));
+            }
+            d = stm.statistics().minus(before);
+            // Committed while the group is open: a snapshot now sees the five deposits (they are
+            // below any stable point taken after them) without waiting for the held member.
+        }
+        assertNull(held.failure());
+        assertEquals(0, conflicts(d), "updaters aborted each other: " + d);
+        Account.Image im = account.single().get();
+        assertEquals(OPENING + 51, im.balance(), "every member's updaters are flattened in place");
+        assertEquals(6, im.ops());
+        assertEquals("o", im.owner(), "the other columns sharing the item are kept");
+        assertEquals(1, other.single().get());
+        assertNull(account.checkQuiescent());
+    }
+
+    /**
+     * A member whose updater throws on the group's running result (not on the value in place, which
+     * its check phase saw) fails in its prepare step: the caller gets the exception, nothing of that
+     * transaction is visible, the group closes with the other member's deposit, and the thread and
+     * the record stay usable.
+     */
+    @ParameterizedTest
+    @EnumSource(RecordLayout.class)
+    void anUpdaterThatFailsOnTheRunningResultChangesNothing(RecordLayout layout) throws Exception {
+        // maxAttempts 50: without delta versions the deposit below waits for the held lock and gives up.
+        Stm stm = Protocols.builder(MvccProtocol.NAME).maxAttempts(50).build();
+        Account account = account(stm, layout);
+        TxCounter other = new TxCounter(stm);
+        Held held = new Held(stm, account, new CappedDeposit(100, OPENING + 150), other);
+        try (held) {
+            stm.run(txn -> account.update(txn, new Deposit(100)));
+        }
+        Throwable failure = held.failure();
+        assertInstanceOf(IllegalStateException.class, failure, () -> "expected the updater's exception, got " + failure);
+        assertTrue(failure.getMessage().contains("above the cap"), failure.getMessage());
+        Account.Image im = account.single().get();
+        assertEquals(OPENING + 100, im.balance());
+        assertEquals(1, im.ops());
+        assertEquals(0, other.single().get(), "the failed transaction's other write is not visible");
+        assertNull(account.checkQuiescent());
+        assertNull(other.checkQuiescent());
+        stm.run(txn -> account.update(txn, new CappedDeposit(1, OPENING + 150)));
+        assertEquals(OPENING + 101, account.single().get().balance());
+    }
+
+    /**
+     * Two records always deposited to together, by updaters only; snapshots and tracked readers
+     * taken meanwhile must see them equal (each reads both groups at one timestamp, computed from
+     * open and closed delta groups), and no deposit may be lost.
+     */
+    @ParameterizedTest
+    @EnumSource(RecordLayout.class)
+    void readersSeeOneStateAcrossRecordDeltaGroups(RecordLayout layout) throws Exception {
+        Stm stm = Protocols.store(MvccProtocol.NAME);
+        Account a = account(stm, layout);
+        Account b = account(stm, layout);
+        int each = Protocols.scaled(3_000);
+        AtomicReference<String> bad = new AtomicReference<>();
+        AtomicLong reads = new AtomicLong();
+        AtomicLong writersDone = new AtomicLong();
+        List<Thread> threads = new ArrayList<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        for (int k = 0; k < 4; k++) {
+            int id = k;
+            threads.add(new Thread(() -> {
+                try {
+                    if (id < 2) {
+                        for (int i = 0; i < each; i++) {
+                            long amount = 1 + (i & 3);
+                            stm.run(txn -> {
+                                a.update(txn, new Deposit(amount));
+                                b.update(txn, new Deposit(amount));
+                            });
+                        }
+                        writersDone.incrementAndGet();
+                        return;
+                    }
+                    boolean snapshot = id == 2;
+                    long last = 0;
+                    while (writersDone.get() < 2 || reads.get() < 100) {
+                        long[] seen = snapshot
+                                ? stm.readOnly(txn -> new long[] {a.balance(txn), b.balance(txn), a.ops(txn), b.ops(txn)})
+                                : stm.atomic(txn -> new long[] {a.balance(txn), b.balance(txn), a.ops(txn), b.ops(txn)});
+                        reads.incrementAndGet();
+                        if (seen[0] != seen[1] || seen[2] != seen[3]) {
+                            bad.compareAndSet(null, (snapshot ? "snapshot" : "tracked reader") + " saw balances "
+                                    + seen[0] + "/" + seen[1] + ", ops " + seen[2] + "/" + seen[3]);
+                        }
+                        if (snapshot && seen[2] < last) {
+                            bad.compareAndSet(null, "snapshots went back from " + last + " to " + seen[2] + " ops");
+                        }
+                        last = Math.max(last, seen[2]);
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "worker-" + k));
+        }
+        for (Thread t : threads) {
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertNull(failure.get(), () -> "a worker failed: " + failure.get());
+        assertNull(bad.get());
+        long expected = 0;
+        for (int i = 0; i < each; i++) {
+            expected += 1 + (i & 3);
+        }
+        for (Account r : new Account[] {a, b}) {
+            Account.Image im = r.single().get();
+            assertEquals(OPENING + 2 * expected, im.balance(), "a deposit was lost or applied twice");
+            assertEquals(2L * each, im.ops());
+            assertNull(r.checkQuiescent());
+        }
+    }
+}
