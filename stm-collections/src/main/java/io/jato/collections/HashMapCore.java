@@ -303,7 +303,7 @@ abstract class HashMapCore<N extends RefItem> {
         UpdateList ops = ctx.borrow(UpdateList.KIND);
         ops.add(updater);
         ctx.writeCustom(e, participant, entryKey, ops);
-        ctx.markUpdate(e, false);
+        ctx.markUpdate(e, updater instanceof CommutativeUpdater);
         ctx.requestCheck(e, participant);
     }
 
@@ -556,12 +556,33 @@ abstract class HashMapCore<N extends RefItem> {
             return ((UpdateList) e.pendingRef()).operation(index);
         }
 
+        /** Commutative value updaters may become delta versions (docs/mvcc.md, "Delta versions"). */
+        @Override
+        public boolean supportsDeltaVersions() {
+            return true;
+        }
+
+        /** The value {@code version} with the value updaters applied, in order. */
+        @Override
+        @SuppressWarnings("unchecked")
+        public Object applyOperations(Object key, Object version, Object[] operations) {
+            Object v = version;
+            for (Object op : operations) {
+                v = ((ValueUpdater<Object>) op).apply(v);
+                if (v == null) {
+                    throw UpdateList.returnedNull(op, key);
+                }
+            }
+            return v;
+        }
+
         @Override
         @SuppressWarnings("unchecked")
         public boolean check(TxnContext txn, Entry e) {
-            // Pending updaters run here, before any install, under the node's lock.
+            // Pending updaters run here, before any install, under the node's lock, unless the
+            // protocol keeps them as a delta version and applies them itself.
             Object v = e.pendingRef();
-            if (v instanceof UpdateList) {
+            if (v instanceof UpdateList && !e.has(Entry.DELTA)) {
                 N n = (N) e.item();
                 Object committed = txn.cc().lockedRef(n);
                 if (committed == ConcurrencyControl.NO_VERSION) {

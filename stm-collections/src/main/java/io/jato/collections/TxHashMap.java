@@ -129,7 +129,9 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
      * latest committed value: a commit-time update, so a transaction that does not otherwise read
      * the key takes no dependency on its value (only on its presence: if the key is deleted before
      * this transaction commits, it retries). If the transaction already read or wrote the key, the
-     * updater is applied at once.
+     * updater is applied at once. A {@link CommutativeUpdater} declares that concurrent updates of
+     * the key may apply in any order (a multi-version protocol then lets them commit without
+     * conflict).
      *
      * @return true if the key is present as of this transaction (then the update will apply),
      *         false if it is absent (nothing is scheduled; the absence is validated at commit)

@@ -449,21 +449,20 @@ public abstract class AbstractRecord extends TxItem {
             return true;
         }
 
+        /** A copy of the column copy {@code version} with the updaters applied, in order. */
         @Override
-        public Object copyVersion(Object key, Object version) {
+        public Object applyOperations(Object key, Object version, Object[] operations) {
             AbstractRecord r = (AbstractRecord) key;
             RecordImage from = (RecordImage) version;
             RecordImage to = r.newImage();
             to.attach(from.groups());
             r.copy(from, to, from.groups());
             to.setMaterialized();
+            for (Object o : operations) {
+                RecordUpdater<?> op = (RecordUpdater<?>) o;
+                to.apply(op, 1 << UpdaterInfo.groupOf(op, r));
+            }
             return to;
-        }
-
-        @Override
-        public void applyOperation(Object key, Object version, Object operation) {
-            RecordUpdater<?> op = (RecordUpdater<?>) operation;
-            ((RecordImage) version).apply(op, 1 << UpdaterInfo.groupOf(op, (AbstractRecord) key));
         }
 
         @Override

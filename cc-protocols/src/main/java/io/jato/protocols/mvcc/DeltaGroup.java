@@ -26,14 +26,15 @@ import java.lang.invoke.VarHandle;
  * the group is open or after it closed, never waiting. An add still running commits above every
  * snapshot (it is a running tracked attempt, above the stable point), so the sum is exact.
  *
- * <p>A group of a record's commutative updaters ({@link #participant} non-null) holds the
- * columns before the group ({@link #ref}, the participant's copy) and each member's commutative
- * updaters ({@link Add#ops}). Updaters are user code, so they run before a member's point of no
- * return: in its prepare step the member takes the group's {@link #tryTakeToken token}, applies its
- * updaters to a copy of the running result {@link #acc} and keeps that copy; at publish it makes
- * the copy the running result and gives the token back. So the closing member only stores
- * {@link #acc} in place: nothing that can fail runs after a commit. A reader at {@code t} applies
- * the updaters committed at or below {@code t} to a copy of the base ({@link #imageAt}).
+ * <p>A group of operations ({@link #participant} non-null: a record's {@code @Commutative}
+ * updaters, a map value's commutative updaters) holds the value before the group ({@link #ref}: a
+ * record's column copy, a map node's value) and each member's operations ({@link Add#ops}).
+ * Operations are user code, so they run before a member's point of no return: in its prepare step
+ * the member takes the group's {@link #tryTakeToken token}, applies its operations to the running
+ * result {@link #acc} (a new value) and keeps that; at publish it makes it the running result and
+ * gives the token back. So the closing member only stores {@link #acc} in place: nothing that can
+ * fail runs after a commit. A reader at {@code t} applies the operations committed at or below
+ * {@code t} to the base ({@link #valueAt}).
  *
  * <p>Who writes what: {@link #state} by CAS of members; the opener's timestamp by the opener
  * (release, before it leaves); the list of joined members' adds by CAS of committing members (each
@@ -89,17 +90,19 @@ final class DeltaGroup extends Version {
     @SuppressWarnings("unused") // through BASE_END
     private long baseEnd = PENDING;
 
-    /** A record group's participant (it copies, updates and stores column copies); null for a long item. */
+    /** A group of operations: the participant that applies them (and stores a record's columns); null for adds. */
     final TxParticipant participant;
-    /** A record group's owning object (the record), passed to {@link #participant}; null for a long item. */
+    /** A group of operations: the entries' key (the record, the map key), passed to {@link #participant}. */
     final Object key;
-    /** A record group: 1 while a member holds the right to change {@link #acc}; see the class comment. */
+    /** A group of operations on a cell (a map node): the protocol stores the value itself. */
+    final boolean cell;
+    /** A group of operations: 1 while a member holds the right to change {@link #acc}; see the class comment. */
     @SuppressWarnings("unused") // through TOKEN
     private int token;
     /**
-     * A record group: the base with every committed member's updaters applied (an immutable copy,
-     * replaced whole). Written only by the token holder, read by the next holder and by the closing
-     * member, each after the token's or the state's CAS; null once closed.
+     * A group of operations: the base with every committed member's operations applied (an
+     * immutable value, replaced whole). Written only by the token holder, read by the next holder
+     * and by the closing member, each after the token's or the state's CAS; null once closed.
      */
     Object acc;
 
@@ -110,28 +113,32 @@ final class DeltaGroup extends Version {
         this.openerAmount = openerAmount;
         this.participant = null;
         this.key = null;
+        this.cell = false;
     }
 
     /**
-     * A group of commutative updaters of a record group whose columns were {@code base} (a copy
-     * from {@code participant.captureVersion}); every member, the opener included, has an {@link Add}.
+     * A group of commutative operations on an item whose value was {@code base}: a record group's
+     * column copy ({@code participant.captureVersion}) or a cell's value ({@code cell}); every
+     * member, the opener included, has an {@link Add}.
      */
-    DeltaGroup(long wts, Object base, Version next, long baseWord, TxParticipant participant, Object key) {
+    DeltaGroup(long wts, Object base, Version next, long baseWord, TxParticipant participant, Object key,
+               boolean cell) {
         super(wts, base, 0, next);
         this.baseWord = baseWord;
         this.openerAmount = 0;
         this.participant = participant;
         this.key = key;
+        this.cell = cell;
         this.acc = base;
     }
 
     /**
      * One member's delta: for a long item, a joined member's add (the opener's lives in the group);
-     * for a record group, any member's updaters. Immutable once pushed, but for {@link #result}.
+     * for a group of operations, any member's operations. Immutable once pushed, but for {@link #result}.
      */
     static final class Add {
         final long amount;
-        /** A record group member's updaters, in program order; null for a long item. */
+        /** A group of operations: this member's, in program order; null for a long item's add. */
         final Object[] ops;
         long ts;
         Add next;
@@ -151,39 +158,34 @@ final class DeltaGroup extends Version {
         }
     }
 
-    /** @return true for a group of record updaters, false for a group of long adds */
-    boolean isRecord() {
+    /** @return true for a group of operations (a record's updaters, a map value's), false for long adds */
+    boolean hasOperations() {
         return participant != null;
     }
 
-    /** A record group: takes the right to change {@link #acc}; false if another member holds it. */
+    /** A group of operations: takes the right to change {@link #acc}; false if another member holds it. */
     boolean tryTakeToken() {
         return TOKEN.compareAndSet(this, 0, 1);
     }
 
-    /** A record group: gives the token back (after {@link #acc} is written). */
+    /** A group of operations: gives the token back (after {@link #acc} is written). */
     void releaseToken() {
         TOKEN.setRelease(this, 0);
     }
 
     /**
-     * A record group: the columns at {@code t}, the base with every member's updaters committed at
-     * or below {@code t} applied (commutative, so in any order); the base itself if none. Allocates
-     * and runs the updaters when there are some.
+     * A group of operations: the value at {@code t}, the base with every member's operations
+     * committed at or below {@code t} applied (commutative, so in any order); the base itself if
+     * none. Allocates and runs the operations' code when there are some.
      */
-    Object imageAt(long t) {
-        Object image = null;
+    Object valueAt(long t) {
+        Object v = ref;
         for (Add a = adds(); a != null; a = a.next) {
             if (a.ts <= t) {
-                if (image == null) {
-                    image = participant.copyVersion(key, ref);
-                }
-                for (Object op : a.ops) {
-                    participant.applyOperation(key, image, op);
-                }
+                v = participant.applyOperations(key, v, a.ops);
             }
         }
-        return image != null ? image : ref;
+        return v;
     }
 
     /** @return true unless the group is closed or full (a hint: {@link #tryJoin} decides) */

@@ -2,10 +2,12 @@ package io.jato.protocols.mvcc;
 
 import io.jato.protocols.tictoc.TicTocWord;
 import io.jato.stm.AbortCause;
+import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Entry;
 import io.jato.stm.spi.Items;
 import io.jato.stm.spi.LongItem;
 import io.jato.stm.spi.ProtocolContext;
+import io.jato.stm.spi.RefItem;
 import io.jato.stm.spi.TxItem;
 import io.jato.stm.spi.TxParticipant;
 import io.jato.stm.spi.TxnContext;
@@ -45,7 +47,8 @@ final class DeltaWrites {
 
     /**
      * True for a write that is commutative commit-time operations and nothing else (not read): one
-     * add to a long item, or a record group's {@code @Commutative} updaters (a participant that
+     * add to a long item, or a custom write's operations (a record group's {@code @Commutative}
+     * updaters, a map value's commutative updaters: a participant that
      * {@linkplain TxParticipant#supportsDeltaVersions supports delta versions}). It becomes a delta
      * version, in the item's {@link DeltaGroup}, instead of an exclusive write.
      */
@@ -100,7 +103,7 @@ final class DeltaWrites {
      */
     private AbortCause tryJoinDelta(TxnContext txn, Entry e) {
         TxItem item = e.item();
-        boolean record = e.kind() == Entry.KIND_CUSTOM;
+        boolean ops = e.kind() == Entry.KIND_CUSTOM;
         // A joiner's add is allocated here, in the lock phase: install and publish must not allocate.
         DeltaGroup.Add add = null;
         for (int spins = 0;; ) {
@@ -114,14 +117,20 @@ final class DeltaWrites {
                     e.setLockedWord(w);
                     e.addFlags(Entry.LOCKED);
                     Version head = (Version) Items.extAcquire(item);
-                    if (record) {
-                        // The columns before the group, copied while locked: the group's base.
+                    if (ops) {
                         TxParticipant p = e.participant();
                         DeltaGroup.Add mine = add != null ? add : new DeltaGroup.Add(operations(txn, e));
-                        Object base = p.captureVersion(txn, e);
-                        control.push(item, new DeltaGroup(wts(w), base, head, w, p, e.key()));
+                        boolean cell = item instanceof RefItem;
+                        // The value before the group, read while locked: the group's base.
+                        Object base = cell ? ((RefItem) item).valueAcquire() : p.captureVersion(txn, e);
+                        if (base == ConcurrencyControl.NO_VERSION) {
+                            // A map node whose delete committed and is kept linked: the key is
+                            // absent, the update cannot apply; the retry sees it (as the check would).
+                            return AbortCause.READ_VALIDATION;
+                        }
+                        control.push(item, new DeltaGroup(wts(w), base, head, w, p, e.key(), cell));
                         e.setReadRef(mine);
-                        e.addFlags(Entry.DELTA); // the record's check leaves the updaters to us
+                        e.addFlags(Entry.DELTA); // the participant's check leaves the operations to us
                     } else {
                         control.push(item, new DeltaGroup(wts(w), ((LongItem) item).valueAcquire(), head, w,
                                 e.pendingLong()));
@@ -134,14 +143,14 @@ final class DeltaWrites {
                 Object head = Items.extAcquire(item);
                 // An open group at the head holds the lock (it closes before it unlocks).
                 if (head instanceof DeltaGroup && ((DeltaGroup) head).admits()
-                        && ((DeltaGroup) head).isRecord() == record) {
+                        && ((DeltaGroup) head).hasOperations() == ops) {
                     if (add == null) {
-                        add = record ? new DeltaGroup.Add(operations(txn, e)) : new DeltaGroup.Add(e.pendingLong());
+                        add = ops ? new DeltaGroup.Add(operations(txn, e)) : new DeltaGroup.Add(e.pendingLong());
                     }
                     if (((DeltaGroup) head).tryJoin()) {
                         e.setLockedWord(w);
                         e.setReadRef(add);
-                        e.addFlags(Entry.LOCKED | MEMBER | (record ? Entry.DELTA : 0));
+                        e.addFlags(Entry.LOCKED | MEMBER | (ops ? Entry.DELTA : 0));
                         return null;
                     }
                 }
@@ -153,7 +162,7 @@ final class DeltaWrites {
         }
     }
 
-    /** A record group member's updaters, copied out of the entry: they outlive the transaction in the group. */
+    /** A member's operations, copied out of the entry: they outlive the transaction in the group. */
     private static Object[] operations(TxnContext txn, Entry e) {
         TxParticipant p = e.participant();
         Object[] ops = new Object[p.operationCount(txn, e)];
@@ -164,11 +173,11 @@ final class DeltaWrites {
     }
 
     /**
-     * The prepare step of a transaction with record group deltas (before its point of no return):
-     * each such member takes its group's token and applies its updaters to a copy of the group's
-     * running result, so an updater that throws aborts this commit with nothing changed. The token
-     * is held until the member leaves. Waits for a token boundedly (two members may each hold one
-     * the other wants), unless escalated; then LOCK_BUSY.
+     * The prepare step of a transaction with operation deltas (before its point of no return):
+     * each such member takes its group's token and applies its operations to the group's running
+     * result, so an operation that throws aborts this commit with nothing changed. The token is
+     * held until the member leaves. Waits for a token boundedly (two members may each hold one the
+     * other wants), unless escalated; then LOCK_BUSY.
      */
     AbortCause prepare(TxnContext txn) {
         for (int k = 0, n = txn.writeCount(); k < n; k++) {
@@ -185,11 +194,7 @@ final class DeltaWrites {
                 Thread.onSpinWait();
             }
             add.holdsToken = true;
-            Object result = g.participant.copyVersion(g.key, g.acc);
-            for (Object op : add.ops) {
-                g.participant.applyOperation(g.key, result, op);
-            }
-            add.result = result;
+            add.result = g.participant.applyOperations(g.key, g.acc, add.ops);
         }
         return null;
     }
@@ -203,8 +208,8 @@ final class DeltaWrites {
             if (add == null) {
                 g.commitOpener(ts);
             } else {
-                if (add.result != null) {
-                    // A record member: its result (prepared under the token) is the running one.
+                if (add.ops != null) {
+                    // Its result, prepared under the token, is the running one now.
                     g.acc = add.result;
                 }
                 g.commit(add, ts);
@@ -244,9 +249,13 @@ final class DeltaWrites {
             first = Math.min(first, a.ts);
             last = Math.max(last, a.ts);
         }
-        if (g.isRecord()) {
-            // Every committed member's updaters are in acc (each applied them under the token).
-            g.participant.storeVersion(g.key, g.acc);
+        if (g.hasOperations()) {
+            // Every committed member's operations are in acc (each applied them under the token).
+            if (g.cell) {
+                control.installRef((RefItem) item, g.acc);
+            } else {
+                g.participant.storeVersion(g.key, g.acc);
+            }
             g.acc = null;
         } else {
             control.installLong((LongItem) item, g.value + sum);

@@ -171,7 +171,7 @@ public final class MvccControl extends ConcurrencyControl {
         }
         s.seen = 0;
         s.commitTs = 0;
-        s.recordDeltas = false;
+        s.operationDeltas = false;
         if (txn.isPooled()) {
             // A virtual thread's previous transaction may have committed in another context.
             clock.takeOver(s);
@@ -199,7 +199,7 @@ public final class MvccControl extends ConcurrencyControl {
     private static final Version NOTHING = new Version(0, null, 0, null);
     /** What {@link #locate} found: a {@link DeltaGroup}'s value at the read timestamp, in the state's scratch. */
     private static final Version SUMMED = new Version(0, null, 0, null);
-    /** What {@link #locate} found: a record {@link DeltaGroup}'s columns at the read timestamp, in the state's loadedRef. */
+    /** What {@link #locate} found: a {@link DeltaGroup}'s value under operations at the read timestamp, in the state's loadedRef. */
     private static final Version COMPUTED = new Version(0, null, 0, null);
 
     private static final int KIND_NONE = 0;
@@ -232,7 +232,7 @@ public final class MvccControl extends ConcurrencyControl {
     private Object refAt(TxnContext txn, RefItem item, Entry e) {
         MvccTxnState s = state(txn);
         Version v = locate(txn, s, item, e, KIND_REF);
-        if (v == IN_PLACE) {
+        if (v == IN_PLACE || v == COMPUTED) {
             Object r = s.loadedRef;
             s.loadedRef = null;
             return r;
@@ -252,10 +252,13 @@ public final class MvccControl extends ConcurrencyControl {
         MvccTxnState s = state(txn);
         Version v = locate(txn, s, item, e, KIND_NONE);
         if (v == COMPUTED) {
-            // A record group's columns under delta versions, computed for the read timestamp.
-            e.setReadRef(s.loadedRef);
+            // A value under delta versions, computed for the read timestamp: a record group's
+            // columns for its getters (a cell's value is for readRef, not for an observation).
+            if (!(item instanceof RefItem)) {
+                e.setReadRef(s.loadedRef);
+                e.addFlags(Entry.VERSION);
+            }
             s.loadedRef = null;
-            e.addFlags(Entry.VERSION);
         } else if (v != IN_PLACE && v != NOTHING && v.ref != null && !(item instanceof RefItem)) {
             // A record group's older columns: its getters read this copy.
             e.setReadRef(v.ref);
@@ -364,27 +367,20 @@ public final class MvccControl extends ConcurrencyControl {
      * timestamp, so it waits like for any lock, then takes the base value and validation decides.
      */
     private static Version readGroup(TxnContext txn, MvccTxnState s, Entry e, DeltaGroup g, long end) {
-        long t = s.readTs;
-        if (g.isRecord()) {
-            if (end != Version.PENDING) {
-                s.loadedRef = g.imageAt(t);
-                return found(txn, s, e, COMPUTED, g.newestAt(t), g.nextAfter(t, end) - 1);
-            }
-            if (s.snapshotMode) {
-                s.loadedRef = g.imageAt(t);
-                return found(txn, s, e, COMPUTED, g.wts, g.wts);
-            }
+        boolean closed = end != Version.PENDING;
+        if (!closed && !s.snapshotMode) {
             return null;
         }
-        if (end != Version.PENDING) {
+        long t = s.readTs;
+        Version v;
+        if (g.hasOperations()) {
+            s.loadedRef = g.valueAt(t);
+            v = COMPUTED;
+        } else {
             s.loadedLong = g.sumAt(t);
-            return found(txn, s, e, SUMMED, g.newestAt(t), g.nextAfter(t, end) - 1);
+            v = SUMMED;
         }
-        if (s.snapshotMode) {
-            s.loadedLong = g.sumAt(t);
-            return found(txn, s, e, SUMMED, g.wts, g.wts);
-        }
-        return null;
+        return closed ? found(txn, s, e, v, g.newestAt(t), g.nextAfter(t, end) - 1) : found(txn, s, e, v, g.wts, g.wts);
     }
 
     private static void load(MvccTxnState s, TxItem item, int kind) {
@@ -431,7 +427,7 @@ public final class MvccControl extends ConcurrencyControl {
     public AbortCause lock(TxnContext txn, Entry e) {
         if (DeltaWrites.isDelta(e)) {
             if (e.kind() == Entry.KIND_CUSTOM) {
-                state(txn).recordDeltas = true;
+                state(txn).operationDeltas = true;
             }
             return deltas.join(txn, e);
         }
@@ -570,12 +566,12 @@ public final class MvccControl extends ConcurrencyControl {
         }
     }
 
-    /** Record group deltas apply their updaters here, before the point of no return ({@link DeltaWrites#prepare}). */
+    /** Deltas of operations (record and map updaters) apply them here, before the point of no return ({@link DeltaWrites#prepare}). */
     @Override
     public AbortCause prepare(TxnContext txn, long commitTimestamp) {
         MvccTxnState s = state(txn);
         s.commitTs = commitTimestamp;
-        return s.recordDeltas ? deltas.prepare(txn) : null;
+        return s.operationDeltas ? deltas.prepare(txn) : null;
     }
 
     /** Keeps every committed delete linked until no snapshot can read the version before it. */

@@ -49,8 +49,8 @@ final class MvccTxnState extends ThreadPadding {
     long readTs;
     /** This attempt reads a stable snapshot, untracked, and validates nothing. */
     boolean snapshotMode;
-    /** This attempt joined a record group's delta group: its prepare applies the updaters (owner only). */
-    boolean recordDeltas;
+    /** This attempt joined a delta group of operations (record or map updaters): its prepare applies them (owner only). */
+    boolean operationDeltas;
     /** The largest write timestamp this attempt saw newer than {@link #readTs} (to move the clock on abort). */
     long seen;
     /** This attempt's commit timestamp, once {@code prepare} fixed it. */

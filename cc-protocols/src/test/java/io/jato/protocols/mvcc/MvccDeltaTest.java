@@ -35,51 +35,9 @@ class MvccDeltaTest {
                 + d.aborts(AbortCause.READ_VALIDATION) + d.aborts(AbortCause.TIMESTAMP_ORDER);
     }
 
-    /**
-     * Holds a member of {@code counter}'s delta group inside its commit: a transaction that adds to
-     * {@code counter}, then (a later write, so locked after it) applies a commit-time updater to
-     * {@code other} that blocks until {@link #close}.
-     */
-    private static final class HeldAdder implements AutoCloseable {
-        private final CountDownLatch release = new CountDownLatch(1);
-        private final AtomicReference<Throwable> failure = new AtomicReference<>();
-        private final Thread thread;
-
-        HeldAdder(Stm stm, TxCounter counter, TxCounter other) throws InterruptedException {
-            CountDownLatch inCommit = new CountDownLatch(1);
-            thread = new Thread(() -> {
-                try {
-                    stm.run(txn -> {
-                        counter.add(txn, 1);
-                        other.update(txn, v -> {
-                            inCommit.countDown();
-                            try {
-                                release.await();
-                            } catch (InterruptedException e) {
-                                Thread.currentThread().interrupt();
-                            }
-                            return v + 1;
-                        });
-                    });
-                } catch (Throwable e) {
-                    failure.set(e);
-                }
-            }, "held-adder");
-            thread.start();
-            inCommit.await();
-        }
-
-        @Override
-        public void close() {
-            release.countDown();
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted while joining the held adder", e);
-            }
-            assertNull(failure.get());
-        }
+    /** Holds a member of {@code counter}'s delta group inside its commit ({@link HeldCommit}). */
+    private static HeldCommit heldAdder(Stm stm, TxCounter counter, TxCounter other) throws InterruptedException {
+        return new HeldCommit(stm, txn -> counter.add(txn, 1), other);
     }
 
     @Test
@@ -90,7 +48,7 @@ class MvccDeltaTest {
         TxCounter counter = new TxCounter(stm);
         TxCounter other = new TxCounter(stm);
         StmStatistics d;
-        HeldAdder held = new HeldAdder(stm, counter, other);
+        HeldCommit held = heldAdder(stm, counter, other);
         try (held) {
             StmStatistics before = stm.statistics();
             for (int i = 0; i < 5; i++) {
@@ -98,6 +56,7 @@ class MvccDeltaTest {
             }
             d = stm.statistics().minus(before);
         }
+        assertNull(held.failure());
         assertEquals(0, conflicts(d), "adders aborted each other: " + d);
         assertEquals(51, counter.single().get());
         assertEquals(1, other.single().get());
@@ -119,7 +78,7 @@ class MvccDeltaTest {
         TxnAbortedException refused;
         AtomicReference<Throwable> lateFailure = new AtomicReference<>();
         Thread late;
-        HeldAdder held = new HeldAdder(stm, counter, other);
+        HeldCommit held = heldAdder(stm, counter, other);
         try (held) {
             for (int i = 1; i < DeltaGroup.MAX_JOINS; i++) {
                 stm.run(txn -> counter.add(txn, 1));
@@ -144,6 +103,7 @@ class MvccDeltaTest {
             Thread.sleep(50); // long past the spin bound of 50: without the unbounded wait it aborts
         }
         late.join();
+        assertNull(held.failure());
         assertNull(lateFailure.get(), "an adder holding no lock must wait for a full group, not abort");
         assertEquals(DeltaGroup.MAX_JOINS - 1, joined);
         assertEquals(AbortCause.LOCK_BUSY, refused.abortCause(), refused.getMessage());

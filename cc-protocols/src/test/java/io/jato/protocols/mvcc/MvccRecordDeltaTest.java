@@ -13,11 +13,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -44,56 +39,10 @@ class MvccRecordDeltaTest {
         return Account.create(stm, layout, new Account.Image().setOwner("o").setBalance(OPENING));
     }
 
-    /**
-     * Holds a transaction inside its commit: it applies {@code updater} to {@code account}, then (a
-     * later write, so locked after it) a counter updater that blocks until {@link #close}. Its
-     * record updater has joined the group by then, and has not reached its prepare step.
-     */
-    private static final class Held implements AutoCloseable {
-        private final CountDownLatch release = new CountDownLatch(1);
-        private final AtomicReference<Throwable> failure = new AtomicReference<>();
-        private final Thread thread;
-
-        Held(Stm stm, Account account, Account.Updater updater, TxCounter other)
-                throws InterruptedException {
-            CountDownLatch inCommit = new CountDownLatch(1);
-            thread = new Thread(() -> {
-                try {
-                    stm.run(txn -> {
-                        account.update(txn, updater);
-                        other.update(txn, v -> {
-                            inCommit.countDown();
-                            try {
-                                release.await();
-                            } catch (InterruptedException e) {
-                                Thread.currentThread().interrupt();
-                            }
-                            return v + 1;
-                        });
-                    });
-                } catch (Throwable e) {
-                    failure.set(e);
-                }
-            }, "held-updater");
-            thread.start();
-            inCommit.await();
-        }
-
-        /** @return what the held transaction threw, once closed */
-        Throwable failure() {
-            return failure.get();
-        }
-
-        @Override
-        public void close() {
-            release.countDown();
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted while joining the held transaction", e);
-            }
-        }
+    /** Holds a member of {@code account}'s hot group's delta group inside its commit ({@link HeldCommit}). */
+    private static HeldCommit held(Stm stm, Account account, Account.Updater updater, TxCounter other)
+            throws InterruptedException {
+        return new HeldCommit(stm, txn -> account.update(txn, updater), other);
     }
 
     @ParameterizedTest
@@ -105,7 +54,7 @@ class MvccRecordDeltaTest {
         Account account = account(stm, layout);
         TxCounter other = new TxCounter(stm);
         StmStatistics d;
-        Held held = new Held(stm, account, new Deposit(1), other);
+        HeldCommit held = held(stm, account, new Deposit(1), other);
         try (held) {
             StmStatistics before = stm.statistics();
             for (int i = 0; i < 5; i++) {
@@ -138,7 +87,7 @@ class MvccRecordDeltaTest {
         Stm stm = Protocols.builder(MvccProtocol.NAME).maxAttempts(50).build();
         Account account = account(stm, layout);
         TxCounter other = new TxCounter(stm);
-        Held held = new Held(stm, account, new CappedDeposit(100, OPENING + 150), other);
+        HeldCommit held = held(stm, account, new CappedDeposit(100, OPENING + 150), other);
         try (held) {
             stm.run(txn -> account.update(txn, new Deposit(100)));
         }
@@ -167,55 +116,10 @@ class MvccRecordDeltaTest {
         Account a = account(stm, layout);
         Account b = account(stm, layout);
         int each = Protocols.scaled(3_000);
-        AtomicReference<String> bad = new AtomicReference<>();
-        AtomicLong reads = new AtomicLong();
-        AtomicLong writersDone = new AtomicLong();
-        List<Thread> threads = new ArrayList<>();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        for (int k = 0; k < 4; k++) {
-            int id = k;
-            threads.add(new Thread(() -> {
-                try {
-                    if (id < 2) {
-                        for (int i = 0; i < each; i++) {
-                            long amount = 1 + (i & 3);
-                            stm.run(txn -> {
-                                a.update(txn, new Deposit(amount));
-                                b.update(txn, new Deposit(amount));
-                            });
-                        }
-                        writersDone.incrementAndGet();
-                        return;
-                    }
-                    boolean snapshot = id == 2;
-                    long last = 0;
-                    while (writersDone.get() < 2 || reads.get() < 100) {
-                        long[] seen = snapshot
-                                ? stm.readOnly(txn -> new long[] {a.balance(txn), b.balance(txn), a.ops(txn), b.ops(txn)})
-                                : stm.atomic(txn -> new long[] {a.balance(txn), b.balance(txn), a.ops(txn), b.ops(txn)});
-                        reads.incrementAndGet();
-                        if (seen[0] != seen[1] || seen[2] != seen[3]) {
-                            bad.compareAndSet(null, (snapshot ? "snapshot" : "tracked reader") + " saw balances "
-                                    + seen[0] + "/" + seen[1] + ", ops " + seen[2] + "/" + seen[3]);
-                        }
-                        if (snapshot && seen[2] < last) {
-                            bad.compareAndSet(null, "snapshots went back from " + last + " to " + seen[2] + " ops");
-                        }
-                        last = Math.max(last, seen[2]);
-                    }
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                }
-            }, "worker-" + k));
-        }
-        for (Thread t : threads) {
-            t.start();
-        }
-        for (Thread t : threads) {
-            t.join();
-        }
-        assertNull(failure.get(), () -> "a worker failed: " + failure.get());
-        assertNull(bad.get());
+        PairedReaders.run(stm, each, i -> txn -> {
+            a.update(txn, new Deposit(1 + (i & 3)));
+            b.update(txn, new Deposit(1 + (i & 3)));
+        }, txn -> new long[] {a.balance(txn), b.balance(txn), a.ops(txn), b.ops(txn)});
         long expected = 0;
         for (int i = 0; i < each; i++) {
             expected += 1 + (i & 3);

@@ -86,8 +86,9 @@ public final class Entry extends ThreadPadding {
     public static final int HELD = 1 << 12;
     /**
      * With {@link #UPDATE}: the protocol keeps this write's operations as a delta version and
-     * applies them itself, to copies ({@link TxParticipant#applyOperation}), storing the result
-     * without the participant's install ({@link TxParticipant#storeVersion}). The participant's
+     * applies them itself, to copies ({@link TxParticipant#applyOperations}), storing the result
+     * without the participant's install ({@link TxParticipant#storeVersion}, or its own store of a
+     * cell's value). The participant's
      * check must then leave the operations unapplied (they would run on a value the write does not
      * replace). Set by the protocol's {@link ConcurrencyControl#lock}, before the check phase.
      */

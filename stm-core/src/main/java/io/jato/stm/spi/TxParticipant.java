@@ -78,40 +78,33 @@ public interface TxParticipant {
 
     /**
      * True if a multi-version protocol may keep this type's commutative commit-time operations
-     * ({@link Entry#UPDATE} {@link Entry#COMMUTATIVE}, not read) as delta versions of values kept
-     * in place: the type then implements {@link #copyVersion}, {@link #applyOperation} and
-     * {@link #storeVersion} over the copies {@link #captureVersion} makes. Default: false, such
-     * writes stay exclusive.
+     * ({@link Entry#UPDATE} {@link Entry#COMMUTATIVE}, not read) as delta versions: the type then
+     * implements {@link #applyOperations}, and {@link #storeVersion} unless its items are cells
+     * ({@link RefItem}: the protocol stores their values itself). Default: false, such writes stay
+     * exclusive.
      */
     default boolean supportsDeltaVersions() {
         return false;
     }
 
     /**
-     * For delta versions: a new, independent copy of {@code version} (a value {@link #captureVersion}
-     * or this method returned for an item of {@code key}). Allocates; callable from any thread and
-     * outside transactions; must not change {@code version}.
-     *
-     * @param key the entry's {@link Entry#key()}: the object owning the item
-     */
-    default Object copyVersion(Object key, Object version) {
-        throw new UnsupportedOperationException(getClass().getName() + " keeps no delta versions");
-    }
-
-    /**
-     * For delta versions: applies one pending operation ({@link #operation}) to {@code version}, a
-     * copy this participant made and nobody else sees yet. Runs the operation's code (a record's
+     * For delta versions: a new version, {@code version} with {@code operations} (pending operations
+     * of one transaction, {@link #operation}) applied in order; {@code version} itself is not changed.
+     * A version is what {@link #captureVersion} returns (a record's column copy), or a cell's value,
+     * or what this method returned. Runs the operations' code (a record's updater, a map's value
      * updater), which may throw; the protocol calls it before its commit's point of no return, or
-     * for a reader that computes an older value.
+     * for a reader that computes an older value. Callable from any thread.
+     *
+     * @param key the entry's {@link Entry#key()}: the object owning the item, or the map key
      */
-    default void applyOperation(Object key, Object version, Object operation) {
+    default Object applyOperations(Object key, Object version, Object[] operations) {
         throw new UnsupportedOperationException(getClass().getName() + " keeps no delta versions");
     }
 
     /**
-     * For delta versions: writes {@code version} into the data type's own fields of the item it was
-     * copied from, as an install does; called with the item locked by the protocol. Must not
-     * allocate, throw or run user code.
+     * For delta versions of an item that is not a cell: writes {@code version} into the data
+     * type's own fields of the item it was captured from, as an install does; called with the item
+     * locked by the protocol. Must not allocate, throw or run user code.
      */
     default void storeVersion(Object key, Object version) {
         throw new UnsupportedOperationException(getClass().getName() + " keeps no delta versions");
