@@ -307,14 +307,23 @@ public final class MvccControl extends ConcurrencyControl {
                         }
                         pending = v;
                     } else if (end != Version.PENDING) {
-                        return found(txn, s, e, v, v.wts, end - 1);
+                        if (t < end) {
+                            return found(txn, s, e, v, v.wts, end - 1);
+                        }
+                        // Ended at or below t after Version.at looked (end is read again here):
+                        // its replacement, the version at t, is being published. Wait for it as
+                        // for a lock: this one would be a read no commit timestamp validates,
+                        // and under opacity the body would see it beside the new versions.
+                        v = null;
                     }
-                    if (s.snapshotMode) {
-                        // Nothing commits at or below a snapshot: the version being replaced is
-                        // the snapshot's.
-                        return found(txn, s, e, v, v.wts, v.wts);
+                    if (v != null) {
+                        if (s.snapshotMode) {
+                            // Nothing commits at or below a snapshot: the version being replaced is
+                            // the snapshot's.
+                            return found(txn, s, e, v, v.wts, v.wts);
+                        }
+                        pending = v;
                     }
-                    pending = v;
                 } else if (unlocked && Items.wordVolatile(item) == w) {
                     // No version at t is reachable: the item is newer than t, or its version at t
                     // was collected (older than the horizon, so never a snapshot's).
