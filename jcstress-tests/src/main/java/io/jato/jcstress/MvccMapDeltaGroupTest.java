@@ -2,6 +2,7 @@ package io.jato.jcstress;
 
 import io.jato.collections.CommutativeUpdater;
 import io.jato.collections.TxLongHashMap;
+import io.jato.stm.Stm;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -13,7 +14,7 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * MVCC's delta versions of map values: two transactions each apply a commutative +1 to keys 1 and
+ * MVCC's delta versions of map values (option {@code updaterDeltas}): two transactions each apply a commutative +1 to keys 1 and
  * 2 of a map without reading them (each update opens or joins the key's delta group, applies its
  * updater to the group's running result under the group's token and leaves; the last member
  * stores the result); the second actor first reads both keys in a snapshot, while the first
@@ -34,17 +35,21 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class MvccMapDeltaGroupTest {
     private static final CommutativeUpdater<Long> PLUS_ONE = v -> v + 1;
 
-    private final TxLongHashMap<Long> map = new TxLongHashMap<>(MvccTxns.STORE, 4);
+    /** An mvcc store whose map updaters become delta versions (the option is off by default). */
+    private static final Stm STORE = Stm.builder().protocol("mvcc").name("jcstress-mvcc-updater-deltas")
+            .option("updaterDeltas", true).build();
+
+    private final TxLongHashMap<Long> map = new TxLongHashMap<>(STORE, 4);
 
     public MvccMapDeltaGroupTest() {
-        MvccTxns.STORE.run(txn -> {
+        STORE.run(txn -> {
             map.put(txn, 1, 0L);
             map.put(txn, 2, 0L);
         });
     }
 
     private void updateBoth() {
-        MvccTxns.STORE.run(txn -> {
+        STORE.run(txn -> {
             map.update(txn, 1, PLUS_ONE);
             map.update(txn, 2, PLUS_ONE);
         });
@@ -57,7 +62,7 @@ public class MvccMapDeltaGroupTest {
 
     @Actor
     public void snapshotThenUpdater2(JJJJ_Result r) {
-        long[] pair = MvccTxns.STORE.readOnly(txn -> new long[] {map.get(txn, 1), map.get(txn, 2)});
+        long[] pair = STORE.readOnly(txn -> new long[] {map.get(txn, 1), map.get(txn, 2)});
         r.r1 = pair[0];
         r.r2 = pair[1];
         updateBoth();

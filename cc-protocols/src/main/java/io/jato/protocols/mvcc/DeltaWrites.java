@@ -37,28 +37,32 @@ final class DeltaWrites {
     /** The store binds several protocols: an adder may hold locks other protocols took while it ran. */
     private final boolean mixed;
     private final int lockSpins;
+    /** Option {@link MvccProtocol#UPDATER_DELTAS}: custom writes' commutative operations are deltas too. */
+    private final boolean updaterDeltas;
 
-    DeltaWrites(MvccControl control, ProtocolContext context, boolean mixed, int lockSpins) {
+    DeltaWrites(MvccControl control, ProtocolContext context, boolean mixed, int lockSpins, boolean updaterDeltas) {
         this.control = control;
         this.context = context;
         this.mixed = mixed;
         this.lockSpins = lockSpins;
+        this.updaterDeltas = updaterDeltas;
     }
 
     /**
      * True for a write that is commutative commit-time operations and nothing else (not read): one
      * add to a long item, or a custom write's operations (a record group's {@code @Commutative}
      * updaters, a map value's commutative updaters: a participant that
-     * {@linkplain TxParticipant#supportsDeltaVersions supports delta versions}). It becomes a delta
-     * version, in the item's {@link DeltaGroup}, instead of an exclusive write.
+     * {@linkplain TxParticipant#supportsDeltaVersions supports delta versions}, with the option
+     * {@link MvccProtocol#UPDATER_DELTAS} on). It becomes a delta version, in the item's
+     * {@link DeltaGroup}, instead of an exclusive write.
      */
-    static boolean isDelta(Entry e) {
+    boolean isDelta(Entry e) {
         if ((e.flags() & (Entry.UPDATE | Entry.COMMUTATIVE | Entry.READ)) != (Entry.UPDATE | Entry.COMMUTATIVE)) {
             return false;
         }
         int kind = e.kind();
         return kind == Entry.KIND_ADD_LONG
-                || (kind == Entry.KIND_CUSTOM && e.participant().supportsDeltaVersions());
+                || (updaterDeltas && kind == Entry.KIND_CUSTOM && e.participant().supportsDeltaVersions());
     }
 
     /**

@@ -4,6 +4,9 @@ import io.jato.stm.Capabilities;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Protocol;
 import io.jato.stm.spi.ProtocolContext;
+import io.jato.stm.spi.ProtocolOption;
+
+import java.util.List;
 
 /**
  * Registers multi-version concurrency control in the style of Cicada and MSTO (seed 002 §2.2)
@@ -13,6 +16,18 @@ import io.jato.stm.spi.ProtocolContext;
  */
 public final class MvccProtocol implements Protocol {
     public static final String NAME = "mvcc";
+    /**
+     * Option: records' {@code @Commutative} updaters and hash maps' {@code CommutativeUpdater}s
+     * become delta versions too (counter adds always do). Off by default: uncontended, a delta
+     * costs more than an exclusive write (YCSB txn16 with blind increments ran 0.72× at 1 thread),
+     * and readers of a hot item wait while its group stays open; on, concurrent updaters of one
+     * item stop aborting each other (docs/benchmarks/2026-11-record-deltas.md).
+     */
+    public static final String UPDATER_DELTAS = "updaterDeltas";
+
+    private static final List<ProtocolOption> OPTIONS = List.of(ProtocolOption.of(UPDATER_DELTAS, false,
+            "records' @Commutative updaters and hash maps' CommutativeUpdaters become delta versions, which"
+                    + " concurrent updaters join without conflict (counter adds always do)"));
 
     @Override
     public String name() {
@@ -28,6 +43,11 @@ public final class MvccProtocol implements Protocol {
     @Override
     public Capabilities capabilities() {
         return Capabilities.of(Capabilities.Isolation.SERIALIZABLE, Capabilities.Feature.SNAPSHOT_READS);
+    }
+
+    @Override
+    public List<ProtocolOption> options() {
+        return OPTIONS;
     }
 
     @Override

@@ -26,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * "Delta versions"): commutative updates of one key join its delta group instead of locking it,
  * an updater that fails on the running result changes nothing, readers see exactly the updates
  * committed at or below their timestamp, and an update whose key was deleted meanwhile retries.
+ * With the option {@link MvccProtocol#UPDATER_DELTAS}.
  */
 @Timeout(120)
 class MvccMapDeltaTest {
@@ -47,7 +48,7 @@ class MvccMapDeltaTest {
     @Test
     void commutativeUpdatesCommitWhileAnotherIsInsideItsCommit() throws Exception {
         // maxAttempts 2: an exclusive write waits for the held member's group, aborts twice, gives up.
-        Stm stm = Protocols.builder(MvccProtocol.NAME).maxAttempts(2).build();
+        Stm stm = MvccRecordDeltaTest.withUpdaterDeltas().maxAttempts(2).build();
         TxHashMap<String, Long> map = new TxHashMap<>(stm);
         TxLongHashMap<Long> byId = new TxLongHashMap<>(stm);
         map.single().put("k", 100L);
@@ -87,7 +88,7 @@ class MvccMapDeltaTest {
      */
     @Test
     void anUpdaterThatFailsOnTheRunningResultChangesNothing() throws Exception {
-        Stm stm = Protocols.builder(MvccProtocol.NAME).maxAttempts(50).build();
+        Stm stm = MvccRecordDeltaTest.withUpdaterDeltas().maxAttempts(50).build();
         TxHashMap<String, Long> map = new TxHashMap<>(stm);
         map.single().put("k", 100L);
         TxCounter other = new TxCounter(stm);
@@ -129,7 +130,7 @@ class MvccMapDeltaTest {
      */
     @Test
     void anUpdateOfAKeyDeletedMeanwhileRetriesAndFindsItAbsent() throws Exception {
-        Stm stm = Protocols.store(MvccProtocol.NAME);
+        Stm stm = MvccRecordDeltaTest.withUpdaterDeltas().build();
         TxHashMap<String, Long> map = new TxHashMap<>(stm);
         map.single().put("k", 1L);
         AtomicInteger attempts = new AtomicInteger();
@@ -158,7 +159,7 @@ class MvccMapDeltaTest {
      */
     @Test
     void readersSeeOneStateAcrossMapDeltaGroups() throws Exception {
-        Stm stm = Protocols.store(MvccProtocol.NAME);
+        Stm stm = MvccRecordDeltaTest.withUpdaterDeltas().build();
         TxHashMap<String, Long> map = new TxHashMap<>(stm);
         map.single().put("a", 0L);
         map.single().put("b", 0L);

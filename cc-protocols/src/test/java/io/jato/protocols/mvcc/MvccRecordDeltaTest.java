@@ -9,6 +9,7 @@ import io.jato.records.RecordLayout;
 import io.jato.stm.AbortCause;
 import io.jato.stm.Stm;
 import io.jato.stm.StmStatistics;
+import io.jato.stm.TxnAbortedException;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -17,13 +18,15 @@ import org.junit.jupiter.params.provider.EnumSource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Delta versions of a record's {@code @Commutative} updaters under {@code mvcc} (docs/mvcc.md,
  * "Delta versions"): updaters of one record group join its delta group instead of locking it, a
  * member's updaters run before its point of no return (one that throws changes nothing), and
- * readers at any timestamp see the base with exactly the updaters committed at or below it.
+ * readers at any timestamp see the base with exactly the updaters committed at or below it. Only
+ * with the option {@link MvccProtocol#UPDATER_DELTAS}; without it they stay exclusive writes.
  */
 @Timeout(120)
 class MvccRecordDeltaTest {
@@ -33,6 +36,11 @@ class MvccRecordDeltaTest {
     private static long conflicts(StmStatistics d) {
         return d.aborts(AbortCause.LOCK_BUSY) + d.aborts(AbortCause.READ_LOCKED) + d.aborts(AbortCause.READ_BUSY)
                 + d.aborts(AbortCause.READ_VALIDATION) + d.aborts(AbortCause.TIMESTAMP_ORDER);
+    }
+
+    /** A builder for an {@code mvcc} store with {@link MvccProtocol#UPDATER_DELTAS} on. */
+    static Stm.Builder withUpdaterDeltas() {
+        return Protocols.builder(MvccProtocol.NAME).option(MvccProtocol.UPDATER_DELTAS, true);
     }
 
     private static Account account(Stm stm, RecordLayout layout) {
@@ -50,7 +58,7 @@ class MvccRecordDeltaTest {
     void anUpdaterCommitsWhileAnotherUpdaterOfTheGroupIsInsideItsCommit(RecordLayout layout) throws Exception {
         // maxAttempts 2: without delta versions these updaters wait for the held one's lock,
         // abort LOCK_BUSY twice and give up.
-        Stm stm = Protocols.builder(MvccProtocol.NAME).maxAttempts(2).build();
+        Stm stm = withUpdaterDeltas().maxAttempts(2).build();
         Account account = account(stm, layout);
         TxCounter other = new TxCounter(stm);
         StmStatistics d;
@@ -74,6 +82,25 @@ class MvccRecordDeltaTest {
         assertNull(account.checkQuiescent());
     }
 
+    /** Without the option (the default) a record's updaters stay an exclusive write: the same schedule gives up. */
+    @ParameterizedTest
+    @EnumSource(RecordLayout.class)
+    void withoutTheOptionUpdatersStayExclusive(RecordLayout layout) throws Exception {
+        Stm stm = Protocols.builder(MvccProtocol.NAME).maxAttempts(2).build();
+        Account account = account(stm, layout);
+        TxCounter other = new TxCounter(stm);
+        TxnAbortedException refused;
+        HeldCommit held = held(stm, account, new Deposit(1), other);
+        try (held) {
+            refused = assertThrows(TxnAbortedException.class,
+                    () -> stm.run(txn -> account.update(txn, new Deposit(10))));
+        }
+        assertNull(held.failure());
+        assertEquals(AbortCause.LOCK_BUSY, refused.abortCause(), refused.getMessage());
+        assertEquals(OPENING + 1, account.single().get().balance());
+        assertNull(account.checkQuiescent());
+    }
+
     /**
      * A member whose updater throws on the group's running result (not on the value in place, which
      * its check phase saw) fails in its prepare step: the caller gets the exception, nothing of that
@@ -84,7 +111,7 @@ class MvccRecordDeltaTest {
     @EnumSource(RecordLayout.class)
     void anUpdaterThatFailsOnTheRunningResultChangesNothing(RecordLayout layout) throws Exception {
         // maxAttempts 50: without delta versions the deposit below waits for the held lock and gives up.
-        Stm stm = Protocols.builder(MvccProtocol.NAME).maxAttempts(50).build();
+        Stm stm = withUpdaterDeltas().maxAttempts(50).build();
         Account account = account(stm, layout);
         TxCounter other = new TxCounter(stm);
         HeldCommit held = held(stm, account, new CappedDeposit(100, OPENING + 150), other);
@@ -112,7 +139,7 @@ class MvccRecordDeltaTest {
     @ParameterizedTest
     @EnumSource(RecordLayout.class)
     void readersSeeOneStateAcrossRecordDeltaGroups(RecordLayout layout) throws Exception {
-        Stm stm = Protocols.store(MvccProtocol.NAME);
+        Stm stm = withUpdaterDeltas().build();
         Account a = account(stm, layout);
         Account b = account(stm, layout);
         int each = Protocols.scaled(3_000);
