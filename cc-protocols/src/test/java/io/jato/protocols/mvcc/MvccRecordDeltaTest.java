@@ -10,10 +10,17 @@ import io.jato.stm.AbortCause;
 import io.jato.stm.Stm;
 import io.jato.stm.StmStatistics;
 import io.jato.stm.TxnAbortedException;
+import io.jato.stm.TxnFunction;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -157,5 +164,94 @@ class MvccRecordDeltaTest {
             assertEquals(2L * each, im.ops());
             assertNull(r.checkQuiescent());
         }
+    }
+
+    /**
+     * A bank with updater deltas on: a transfer reads and sets the source's balance (an exclusive
+     * write of its group) and deposits into the target with a {@code @Commutative} updater (a delta
+     * member), so exclusive writers, delta members and readers meet on the same groups. Audits,
+     * as snapshots and as tracked transactions, must always see the opening total; at the end
+     * every committed transfer's deposit is applied exactly once and nothing is left locked.
+     */
+    @ParameterizedTest
+    @EnumSource(RecordLayout.class)
+    void aBankMixingExclusiveWritesAndDeltasKeepsItsTotal(RecordLayout layout) throws Exception {
+        Stm stm = withUpdaterDeltas().build();
+        int accounts = 8;
+        Account[] bank = new Account[accounts];
+        for (int i = 0; i < accounts; i++) {
+            bank[i] = account(stm, layout);
+        }
+        long total = accounts * OPENING;
+        int each = Protocols.scaled(3_000);
+        AtomicLong moved = new AtomicLong();
+        AtomicInteger writersDone = new AtomicInteger();
+        AtomicReference<String> bad = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int k = 0; k < 4; k++) {
+            int id = k;
+            threads.add(new Thread(() -> {
+                try {
+                    if (id < 2) {
+                        SplittableRandom rnd = new SplittableRandom(id);
+                        for (int i = 0; i < each; i++) {
+                            int from = rnd.nextInt(accounts);
+                            int to = (from + 1 + rnd.nextInt(accounts - 1)) % accounts;
+                            long amount = 1 + rnd.nextInt(20);
+                            boolean done = stm.atomic(txn -> {
+                                long b = bank[from].balance(txn);
+                                if (b < amount) {
+                                    return false;
+                                }
+                                bank[from].setBalance(txn, b - amount);
+                                bank[to].update(txn, new Deposit(amount));
+                                return true;
+                            });
+                            if (done) {
+                                moved.incrementAndGet();
+                            }
+                        }
+                        writersDone.incrementAndGet();
+                        return;
+                    }
+                    boolean snapshot = id == 2;
+                    for (int n = 0; n < 100 || writersDone.get() < 2; n++) {
+                        TxnFunction<Long> sum = txn -> {
+                            long s = 0;
+                            for (Account a : bank) {
+                                s += a.balance(txn);
+                            }
+                            return s;
+                        };
+                        long seen = snapshot ? stm.readOnly(sum) : stm.atomic(sum);
+                        if (seen != total) {
+                            bad.compareAndSet(null, (snapshot ? "snapshot" : "tracked") + " audit saw " + seen);
+                        }
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "bank-" + k));
+        }
+        for (Thread t : threads) {
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertNull(failure.get(), () -> "a worker failed: " + failure.get());
+        assertNull(bad.get());
+        long sum = 0;
+        long ops = 0;
+        for (Account a : bank) {
+            Account.Image im = a.single().get();
+            assertTrue(im.balance() >= 0, "overdrawn: " + im.balance());
+            sum += im.balance();
+            ops += im.ops();
+            assertNull(a.checkQuiescent());
+        }
+        assertEquals(total, sum);
+        assertEquals(moved.get(), ops, "each committed transfer applied its deposit exactly once");
     }
 }
