@@ -10,8 +10,6 @@ import io.jato.stm.TxnAbortedException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -118,7 +116,7 @@ class MvccDeltaTest {
         TxCounter counter = new TxCounter(stm);
         int each = Protocols.scaled(5_000);
         StmStatistics before = stm.statistics();
-        runAll(2, k -> {
+        Workers.run(2, k -> {
             for (int i = 0; i < each; i++) {
                 stm.run(txn -> counter.add(txn, 1));
             }
@@ -142,7 +140,7 @@ class MvccDeltaTest {
         TxCounter y = new TxCounter(stm, 0);
         int each = Protocols.scaled(3_000);
         AtomicReference<String> bad = new AtomicReference<>();
-        runAll(3, k -> {
+        Workers.run(3, k -> {
             if (k < 2) {
                 for (int i = 0; i < each; i++) {
                     if (k == 1 && i % 100 == 0) {
@@ -191,7 +189,7 @@ class MvccDeltaTest {
         }
         int transfers = Protocols.scaled(3_000);
         AtomicReference<String> bad = new AtomicReference<>();
-        runAll(3, k -> {
+        Workers.run(3, k -> {
             java.util.SplittableRandom r = new java.util.SplittableRandom(k);
             for (int i = 0; i < transfers; i++) {
                 int from = r.nextInt(n);
@@ -286,32 +284,5 @@ class MvccDeltaTest {
             c += counters[i].get(txn);
         }
         return new long[] {a, c};
-    }
-
-    private interface Worker {
-        void run(int k) throws Exception;
-    }
-
-    private static void runAll(int threads, Worker w) throws Exception {
-        List<Thread> ts = new ArrayList<>();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        for (int k = 0; k < threads; k++) {
-            int id = k;
-            Thread t = new Thread(() -> {
-                try {
-                    w.run(id);
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                }
-            }, "worker-" + k);
-            ts.add(t);
-            t.start();
-        }
-        for (Thread t : ts) {
-            t.join();
-        }
-        if (failure.get() != null) {
-            throw new AssertionError(failure.get());
-        }
     }
 }

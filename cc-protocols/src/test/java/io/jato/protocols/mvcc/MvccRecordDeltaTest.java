@@ -15,8 +15,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -187,60 +185,44 @@ class MvccRecordDeltaTest {
         AtomicLong moved = new AtomicLong();
         AtomicInteger writersDone = new AtomicInteger();
         AtomicReference<String> bad = new AtomicReference<>();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
-        for (int k = 0; k < 4; k++) {
-            int id = k;
-            threads.add(new Thread(() -> {
-                try {
-                    if (id < 2) {
-                        SplittableRandom rnd = new SplittableRandom(id);
-                        for (int i = 0; i < each; i++) {
-                            int from = rnd.nextInt(accounts);
-                            int to = (from + 1 + rnd.nextInt(accounts - 1)) % accounts;
-                            long amount = 1 + rnd.nextInt(20);
-                            boolean done = stm.atomic(txn -> {
-                                long b = bank[from].balance(txn);
-                                if (b < amount) {
-                                    return false;
-                                }
-                                bank[from].setBalance(txn, b - amount);
-                                bank[to].update(txn, new Deposit(amount));
-                                return true;
-                            });
-                            if (done) {
-                                moved.incrementAndGet();
-                            }
+        Workers.run(4, id -> {
+            if (id < 2) {
+                SplittableRandom rnd = new SplittableRandom(id);
+                for (int i = 0; i < each; i++) {
+                    int from = rnd.nextInt(accounts);
+                    int to = (from + 1 + rnd.nextInt(accounts - 1)) % accounts;
+                    long amount = 1 + rnd.nextInt(20);
+                    boolean done = stm.atomic(txn -> {
+                        long b = bank[from].balance(txn);
+                        if (b < amount) {
+                            return false;
                         }
-                        writersDone.incrementAndGet();
-                        return;
+                        bank[from].setBalance(txn, b - amount);
+                        bank[to].update(txn, new Deposit(amount));
+                        return true;
+                    });
+                    if (done) {
+                        moved.incrementAndGet();
                     }
-                    boolean snapshot = id == 2;
-                    for (int n = 0; n < 100 || writersDone.get() < 2; n++) {
-                        TxnFunction<Long> sum = txn -> {
-                            long s = 0;
-                            for (Account a : bank) {
-                                s += a.balance(txn);
-                            }
-                            return s;
-                        };
-                        long seen = snapshot ? stm.readOnly(sum) : stm.atomic(sum);
-                        if (seen != total) {
-                            bad.compareAndSet(null, (snapshot ? "snapshot" : "tracked") + " audit saw " + seen);
-                        }
-                    }
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
                 }
-            }, "bank-" + k));
-        }
-        for (Thread t : threads) {
-            t.start();
-        }
-        for (Thread t : threads) {
-            t.join();
-        }
-        assertNull(failure.get(), () -> "a worker failed: " + failure.get());
+                writersDone.incrementAndGet();
+                return;
+            }
+            boolean snapshot = id == 2;
+            TxnFunction<Long> sum = txn -> {
+                long s = 0;
+                for (Account a : bank) {
+                    s += a.balance(txn);
+                }
+                return s;
+            };
+            for (int n = 0; n < 100 || writersDone.get() < 2; n++) {
+                long seen = snapshot ? stm.readOnly(sum) : stm.atomic(sum);
+                if (seen != total) {
+                    bad.compareAndSet(null, (snapshot ? "snapshot" : "tracked") + " audit saw " + seen);
+                }
+            }
+        });
         assertNull(bad.get());
         long sum = 0;
         long ops = 0;

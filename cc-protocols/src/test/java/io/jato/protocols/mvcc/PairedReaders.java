@@ -4,8 +4,6 @@ import io.jato.stm.Stm;
 import io.jato.stm.TxnFunction;
 import io.jato.stm.TxnRunnable;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -32,47 +30,31 @@ final class PairedReaders {
         AtomicReference<String> bad = new AtomicReference<>();
         AtomicLong reads = new AtomicLong();
         AtomicInteger writersDone = new AtomicInteger();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
-        for (int k = 0; k < 4; k++) {
-            int id = k;
-            threads.add(new Thread(() -> {
-                try {
-                    if (id < 2) {
-                        for (int i = 0; i < each; i++) {
-                            stm.run(write.apply(i));
-                        }
-                        writersDone.incrementAndGet();
-                        return;
-                    }
-                    boolean snapshot = id == 2;
-                    long last = Long.MIN_VALUE;
-                    while (writersDone.get() < 2 || reads.get() < 100) {
-                        long[] seen = snapshot ? stm.readOnly(read) : stm.atomic(read);
-                        reads.incrementAndGet();
-                        for (int p = 0; p + 1 < seen.length; p += 2) {
-                            if (seen[p] != seen[p + 1]) {
-                                bad.compareAndSet(null, (snapshot ? "snapshot" : "tracked reader") + " saw pair "
-                                        + p / 2 + " as " + seen[p] + "/" + seen[p + 1]);
-                            }
-                        }
-                        if (snapshot && seen[0] < last) {
-                            bad.compareAndSet(null, "snapshots went back from " + last + " to " + seen[0]);
-                        }
-                        last = Math.max(last, seen[0]);
-                    }
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
+        Workers.run(4, id -> {
+            if (id < 2) {
+                for (int i = 0; i < each; i++) {
+                    stm.run(write.apply(i));
                 }
-            }, "worker-" + k));
-        }
-        for (Thread t : threads) {
-            t.start();
-        }
-        for (Thread t : threads) {
-            t.join();
-        }
-        assertNull(failure.get(), () -> "a worker failed: " + failure.get());
+                writersDone.incrementAndGet();
+                return;
+            }
+            boolean snapshot = id == 2;
+            long last = Long.MIN_VALUE;
+            while (writersDone.get() < 2 || reads.get() < 100) {
+                long[] seen = snapshot ? stm.readOnly(read) : stm.atomic(read);
+                reads.incrementAndGet();
+                for (int p = 0; p + 1 < seen.length; p += 2) {
+                    if (seen[p] != seen[p + 1]) {
+                        bad.compareAndSet(null, (snapshot ? "snapshot" : "tracked reader") + " saw pair "
+                                + p / 2 + " as " + seen[p] + "/" + seen[p + 1]);
+                    }
+                }
+                if (snapshot && seen[0] < last) {
+                    bad.compareAndSet(null, "snapshots went back from " + last + " to " + seen[0]);
+                }
+                last = Math.max(last, seen[0]);
+            }
+        });
         assertNull(bad.get());
     }
 }
