@@ -94,8 +94,6 @@ final class DeltaGroup extends Version {
     final TxParticipant participant;
     /** A group of operations: the entries' key (the record, the map key), passed to {@link #participant}. */
     final Object key;
-    /** A group of operations on a cell (a map node): the protocol stores the value itself. */
-    final boolean cell;
     /** A group of operations: 1 while a member holds the right to change {@link #acc}; see the class comment. */
     @SuppressWarnings("unused") // through TOKEN
     private int token;
@@ -113,22 +111,19 @@ final class DeltaGroup extends Version {
         this.openerAmount = openerAmount;
         this.participant = null;
         this.key = null;
-        this.cell = false;
     }
 
     /**
      * A group of commutative operations on an item whose value was {@code base}: a record group's
-     * column copy ({@code participant.captureVersion}) or a cell's value ({@code cell}); every
+     * column copy ({@code participant.captureVersion}) or a cell's value (a map node); every
      * member, the opener included, has an {@link Add}.
      */
-    DeltaGroup(long wts, Object base, Version next, long baseWord, TxParticipant participant, Object key,
-               boolean cell) {
+    DeltaGroup(long wts, Object base, Version next, long baseWord, TxParticipant participant, Object key) {
         super(wts, base, 0, next);
         this.baseWord = baseWord;
         this.openerAmount = 0;
         this.participant = participant;
         this.key = key;
-        this.cell = cell;
         this.acc = base;
     }
 

@@ -132,7 +132,7 @@ final class DeltaWrites {
                             // absent, the update cannot apply; the retry sees it (as the check would).
                             return AbortCause.READ_VALIDATION;
                         }
-                        control.push(item, new DeltaGroup(wts(w), base, head, w, p, e.key(), cell));
+                        control.push(item, new DeltaGroup(wts(w), base, head, w, p, e.key()));
                         e.setReadRef(mine);
                         e.addFlags(Entry.DELTA); // the participant's check leaves the operations to us
                     } else {
@@ -255,7 +255,8 @@ final class DeltaWrites {
         }
         if (g.hasOperations()) {
             // Every committed member's operations are in acc (each applied them under the token).
-            if (g.cell) {
+            if (item instanceof RefItem) {
+                // A map node: its value is a cell the protocol stores itself.
                 control.installRef((RefItem) item, g.acc);
             } else {
                 g.participant.storeVersion(g.key, g.acc);

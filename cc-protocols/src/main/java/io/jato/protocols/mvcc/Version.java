@@ -19,8 +19,8 @@ import java.lang.invoke.VarHandle;
  * being committed) to the replacing commit's timestamp, by a release store before the item's word
  * is published. Readers use acquire loads and never write.
  *
- * <p>A {@link DeltaGroup} is a version whose value at a timestamp adds the commutative adds
- * committed at or below it (delta versions).
+ * <p>A {@link DeltaGroup} is a version whose value at a timestamp adds the commutative adds, or
+ * applies the commutative updaters, committed at or below it (delta versions).
  */
 sealed class Version permits DeltaGroup {
     /** {@link #end} of the version a locked item's commit is replacing: not yet known. */

@@ -174,7 +174,22 @@ class MvccRecordDeltaTest {
     @ParameterizedTest
     @EnumSource(RecordLayout.class)
     void aBankMixingExclusiveWritesAndDeltasKeepsItsTotal(RecordLayout layout) throws Exception {
-        Stm stm = withUpdaterDeltas().build();
+        bank(withUpdaterDeltas().build(), layout);
+    }
+
+    /**
+     * The same bank in a store of {@code occ} and {@code mvcc} (accounts alternate between them):
+     * transfers span both protocols, and a delta member's prepare is reached through the mixed
+     * store's forwarding ({@code MixedControl.prepare}).
+     */
+    @ParameterizedTest
+    @EnumSource(RecordLayout.class)
+    void theBankKeepsItsTotalWhenDeltasShareTransactionsWithOcc(RecordLayout layout) throws Exception {
+        bank(Protocols.builder("occ+" + MvccProtocol.NAME)
+                .option(MvccProtocol.NAME + "." + MvccProtocol.UPDATER_DELTAS, true).build(), layout);
+    }
+
+    private static void bank(Stm stm, RecordLayout layout) throws Exception {
         int accounts = 8;
         Account[] bank = new Account[accounts];
         for (int i = 0; i < accounts; i++) {
