@@ -1,5 +1,6 @@
 package io.jato.stm.spi;
 
+import io.jato.stm.Txn;
 import io.jato.stm.internal.Tunables;
 
 import java.util.Arrays;
@@ -18,11 +19,23 @@ import java.util.Arrays;
  * and with the conditional stores of the retry loop it took about 4 ns off a one-entry read-only
  * transaction (docs/benchmarks/2026-11-mixed.md).
  *
+ * Why a superclass of TxnContext and not an object it holds: every read, write and commit phase
+ * touches these fields, and as fields of the context itself they are one dependent load closer
+ * (c.items[i], not c.set.items[i]); after each volatile read of an item's word the JIT must load
+ * them again, so the extra hop was paid per access. Folding it in took 1-4.5 ns off small
+ * transactions in JMH (docs/benchmarks/2026-11-perfasm.md, "The access set folded into the
+ * context"). The layout habit is JCTools': one concern's fields per class of a chain. Txn, first in
+ * the chain, carries the padding before them (see ThreadPadding).
+ *
  * Package-private in the SPI package, not in internal: it manages Entry's package-private state.
  */
 
-/** The access set of one {@link TxnContext}: its entries, their lookup, and the per-phase lists. Owner thread only. */
-final class AccessSet extends ThreadPadding {
+/**
+ * The access set of one {@link TxnContext}: its entries, their lookup, and the per-phase lists.
+ * Owner thread only. Its public methods are the context's: data types and protocols call them on a
+ * {@link TxnContext}.
+ */
+abstract class AccessSet extends Txn {
     private final int linearScanLimit = Tunables.LINEAR_SCAN_LIMIT;
     /**
      * Size up to which a read log ({@link #readLog}) skips lookups; past it the set indexes its
@@ -90,7 +103,8 @@ final class AccessSet extends ThreadPadding {
         this.logWords = new long[cap];
     }
 
-    int size() {
+    /** @return the number of entries in the access set */
+    public final int size() {
         return size;
     }
 
@@ -98,19 +112,27 @@ final class AccessSet extends ThreadPadding {
         return entries[i];
     }
 
-    int writeCount() {
+    /**
+     * @return the number of entries this attempt wrote ({@link Entry#WRITE}), and those it holds
+     *         locked for a nested block that wrote them and rolled back ({@link Entry#HELD}: a
+     *         version-only write)
+     */
+    public final int writeCount() {
         return writeCount;
     }
 
-    Entry writeAt(int k) {
+    /** @return the {@code k}-th written entry, {@code 0 <= k < writeCount()}, in first-write order */
+    public final Entry writeAt(int k) {
         return entries[writes[k]];
     }
 
-    int readCount() {
+    /** @return the number of entries this attempt read or observed ({@link Entry#READ}) and must validate (not {@link Entry#UNTRACKED}) */
+    public final int readCount() {
         return readCount;
     }
 
-    Entry readAt(int k) {
+    /** @return the {@code k}-th read entry, {@code 0 <= k < readCount()}, in first-read order */
+    public final Entry readAt(int k) {
         return entries[reads[k]];
     }
 
@@ -124,9 +146,9 @@ final class AccessSet extends ThreadPadding {
 
     /**
      * Starts an attempt's set: {@code log} makes it a read log (see {@link #readLog}). The set is
-     * empty here; the mode holds until {@link #clear}.
+     * empty here; the mode holds until {@link #clearSet}.
      */
-    void begin(boolean log, boolean words) {
+    final void beginSet(boolean log, boolean words) {
         readLog = log;
         wordLog = log && words;
     }
@@ -173,7 +195,7 @@ final class AccessSet extends ThreadPadding {
      * entries of an item that saw different versions cannot both pass; and a read-only attempt has
      * no own writes a lookup could need to find. It saves the lookup and the index upkeep per read.
      */
-    Entry find(TxItem item) {
+    public final Entry find(TxItem item) {
         if (!indexed) {
             TxItem[] its = items;
             int n = size;
@@ -265,7 +287,7 @@ final class AccessSet extends ThreadPadding {
     }
 
     /** Empties the set: drops every reference the entries hold, keeps the arrays. */
-    void clear() {
+    final void clearSet() {
         final Entry[] es = entries;
         for (int i = 0, n = size; i < n; i++) {
             es[i].clearRefs();
@@ -327,7 +349,7 @@ final class AccessSet extends ThreadPadding {
         }
     }
 
-    /** Indexes every entry; the index is all zero here (new, or cleared by {@link #clear}). */
+    /** Indexes every entry; the index is all zero here (new, or cleared by {@link #clearSet}). */
     private void buildIndex() {
         for (int i = 0; i < size; i++) {
             indexInsert(items[i], i);

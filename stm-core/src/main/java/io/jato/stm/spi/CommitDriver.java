@@ -37,7 +37,6 @@ final class CommitDriver extends ThreadPadding {
 
     private final TxnContext txn;
     private final ConcurrencyControl cc;
-    private final AccessSet set;
     private final ProtocolContext protocolContext;
     private final TxnCounters counters;
     /** The protocol declared REMOTE_ABORT: poll before locking, and pass the point of no return by CAS. */
@@ -48,11 +47,10 @@ final class CommitDriver extends ThreadPadding {
     private final EscalationGate escalation;
     private int commitCount;
 
-    CommitDriver(TxnContext txn, ConcurrencyControl cc, AccessSet set, ProtocolContext protocolContext,
+    CommitDriver(TxnContext txn, ConcurrencyControl cc, ProtocolContext protocolContext,
                  TxnCounters counters) {
         this.txn = txn;
         this.cc = cc;
-        this.set = set;
         this.protocolContext = protocolContext;
         this.counters = counters;
         this.remoteAborts = txn.remoteAborts;
@@ -64,7 +62,7 @@ final class CommitDriver extends ThreadPadding {
     AbortCause commit() {
         final TxnContext txn = this.txn;
         final ConcurrencyControl cc = this.cc;
-        final AccessSet set = this.set;
+        final AccessSet set = this.txn;
         txn.status = TxnContext.COMMITTING;
         final int writes = set.writeCount();
         AbortCause cause = null;
@@ -155,7 +153,7 @@ final class CommitDriver extends ThreadPadding {
             return cause;
         }
         if (wake) {
-            protocolContext.waits.wake(set);
+            protocolContext.waits.wake(txn);
         }
         counters.committed();
         if ((++commitCount & Tunables.EPOCH_CHECK_MASK) == 0) {
@@ -203,7 +201,7 @@ final class CommitDriver extends ThreadPadding {
         // install is not undone). A failure while publishing undoes nothing: every value is in
         // place and some are already visible, so the rest of the publication is completed. Either
         // way every write not yet published gets a new version.
-        final AccessSet set = this.set;
+        final AccessSet set = this.txn;
         final int writes = set.writeCount();
         if (phase == PHASE_INSTALL) {
             for (int k = 0; k < writes; k++) {
@@ -254,7 +252,7 @@ final class CommitDriver extends ThreadPadding {
      * are held on written entries, and (for protocols that lock at read time) on read ones.
      */
     private Throwable releaseLocks(Throwable failure) {
-        final AccessSet set = this.set;
+        final AccessSet set = this.txn;
         for (int k = 0, n = set.writeCount(); k < n; k++) {
             failure = unlock(set.writeAt(k), failure);
         }
@@ -289,6 +287,7 @@ final class CommitDriver extends ThreadPadding {
             } catch (Throwable t) {
                 failure = failure == null ? t : addSuppressed(failure, t);
             }
+            final AccessSet set = this.txn;
             if (set.needsCleanup) {
                 for (int i = 0, n = set.size(); i < n; i++) {
                     Entry e = set.at(i);
@@ -316,7 +315,7 @@ final class CommitDriver extends ThreadPadding {
 
     /** Side-effect-free check that every read is still current (used when user code throws). */
     boolean isReadSetCurrent() {
-        final AccessSet set = this.set;
+        final AccessSet set = this.txn;
         for (int k = 0, n = set.readCount(); k < n; k++) {
             if (!cc.isCurrent(txn, set.readAt(k))) {
                 return false;

@@ -219,7 +219,7 @@ final class RetryLoop {
         final TxnContext txn = this.txn;
         txn.readOnly = declaredReadOnly;
         txn.declaredReadOnly = declaredReadOnly;
-        txn.set.begin(declaredReadOnly && txn.readLogs, txn.wordLogs);
+        txn.beginSet(declaredReadOnly && txn.readLogs, txn.wordLogs);
         txn.attempt = a;
         if (a == 0) {
             txn.age = 0;

@@ -192,7 +192,7 @@ final class Savepoints {
         if (d == serials.length) {
             grow(d * 2);
         }
-        AccessSet set = txn.set;
+        AccessSet set = txn;
         serials[d] = ++serial;
         sizes[d] = set.size();
         writes[d] = set.writeCount();
@@ -246,7 +246,7 @@ final class Savepoints {
 
     /** Closes the block of {@code level}, taking back everything it did to the transaction. */
     private void rollback(int level, TxnContext txn) {
-        AccessSet set = txn.set;
+        AccessSet set = txn;
         // Older entries: newest record first, so each ends with the state its oldest record saved.
         int bottom = trailTops[level];
         for (int t = trailTop - 1; t >= bottom; t--) {

@@ -28,6 +28,7 @@ import java.util.function.Consumer;
  * over small package-private classes of this package, each with one job:
  *
  *   AccessSet     the entries, their lookup, and the write / read / check lists the commit walks
+ *                 (the context's superclass, so that its fields are the context's own: see there)
  *   ScratchPool   pooled per-attempt objects (Scratch)
  *   RetryLoop     attempts, retries, backoff (what Stm.atomic runs)
  *   CommitDriver  the commit phases and the rollback and failure paths
@@ -47,7 +48,7 @@ import java.util.function.Consumer;
  * <p>Data types obtain it with {@link #of(Txn, Stm)}, which checks that the transaction is active,
  * on the calling thread and in the object's store. All methods must be called by the owning thread.
  */
-public final class TxnContext extends Txn {
+public final class TxnContext extends AccessSet {
     static final int IDLE = 0;
     static final int ACTIVE = 1;
     static final int DOOMED = 2;
@@ -82,7 +83,6 @@ public final class TxnContext extends Txn {
     final StoreContexts pool;
     /** Position in the store's list of contexts; guarded by the store's {@link StoreContexts}. */
     int storeIndex;
-    final AccessSet set = new AccessSet();
     private final ScratchPool scratch = new ScratchPool();
     final TxnCounters counters;
     final RetryLoop loop;
@@ -204,7 +204,7 @@ public final class TxnContext extends Txn {
         this.wordLogs = readLogs && cc.logsReadWords();
         this.opaque = settings[5] != 0;
         this.counters = new TxnCounters(statistics);
-        CommitDriver driver = new CommitDriver(this, cc, set, protocolContext, counters);
+        CommitDriver driver = new CommitDriver(this, cc, protocolContext, counters);
         Backoff backoff = new Backoff(settings[0], settings[1],
                 System.nanoTime() ^ ((long) System.identityHashCode(this) << 32));
         this.loop = new RetryLoop(this, driver, counters, backoff, (int) settings[2], (int) settings[3],
@@ -460,7 +460,7 @@ public final class TxnContext extends Txn {
             altRetry = true;
             throw RollbackSignal.INSTANCE;
         }
-        if (set.readCount() == 0 && deadlineTxn != attemptId - attempt) {
+        if (readCount() == 0 && deadlineTxn != attemptId - attempt) {
             throw new IllegalStateException("retry() in a transaction of store '" + storeName + "' that has read"
                     + " nothing: no commit could ever wake it (retry after reading the state you wait for)");
         }
@@ -478,15 +478,15 @@ public final class TxnContext extends Txn {
             waiter = w = new WaitRegistry.Waiter(owner);
         }
         w.reset();
-        int n = set.readCount();
+        int n = readCount();
         for (int k = 0; k < n; k++) {
-            w.add(set.readAt(k).item);
+            w.add(readAt(k).item);
         }
         WaitRegistry waits = protocolContext.waits;
         waits.register(w);
         try {
             for (int k = 0; k < n; k++) {
-                if (!cc.isCurrent(this, set.readAt(k))) {
+                if (!cc.isCurrent(this, readAt(k))) {
                     w.woken = true;
                     break;
                 }
@@ -729,29 +729,13 @@ public final class TxnContext extends Txn {
         return cc;
     }
 
-    /** @return the number of entries in the access set */
-    public int size() {
-        return set.size();
-    }
 
     /** @return the entry at {@code i}, {@code 0 <= i < size()}, in the order the transaction first touched them */
     public Entry entryAt(int i) {
-        return set.at(i);
+        return at(i);
     }
 
-    /**
-     * @return the number of entries this attempt wrote ({@link Entry#WRITE}), and those it holds
-     *         locked for a nested block that wrote them and rolled back ({@link Entry#HELD}: a
-     *         version-only write)
-     */
-    public int writeCount() {
-        return set.writeCount();
-    }
 
-    /** @return the {@code k}-th written entry, {@code 0 <= k < writeCount()}, in first-write order */
-    public Entry writeAt(int k) {
-        return set.writeAt(k);
-    }
 
     /**
      * @return true if the whole transaction was declared read-only when it started
@@ -823,10 +807,6 @@ public final class TxnContext extends Txn {
         e.flags |= Entry.UNTRACKED;
     }
 
-    /** @return the number of entries this attempt read or observed ({@link Entry#READ}) and must validate (not {@link Entry#UNTRACKED}) */
-    public int readCount() {
-        return set.readCount();
-    }
 
     /**
      * @return the number of reads this attempt logged as words instead of entries (a declared
@@ -834,22 +814,14 @@ public final class TxnContext extends Txn {
      *         words}); they are in neither {@link #readCount()} nor {@link #size()}
      */
     public int loggedReadCount() {
-        return set.logCount();
+        return logCount();
     }
 
-    /** @return the {@code k}-th read entry, {@code 0 <= k < readCount()}, in first-read order */
-    public Entry readAt(int k) {
-        return set.readAt(k);
-    }
 
-    /** @return the entry for {@code item}, or null if this transaction has not touched it */
-    public Entry find(TxItem item) {
-        return set.find(item);
-    }
 
     /** @return the entry for {@code item}, appending an empty one if there is none */
     public Entry entry(TxItem item) {
-        AccessSet s = set;
+        AccessSet s = this;
         Entry e = s.find(item);
         return e != null ? e : s.append(item);
     }
@@ -859,15 +831,15 @@ public final class TxnContext extends Txn {
      * (flag {@link Entry#INSERT}); skips the lookup.
      */
     public Entry appendInsert(TxItem item) {
-        Entry e = set.append(item);
+        Entry e = append(item);
         e.flags = Entry.INSERT;
-        set.hasInserts = true;
+        hasInserts = true;
         return e;
     }
 
     /** @return true if this attempt created items ({@link #appendInsert}); lets data types skip own-insert lookups */
     public boolean hasInserts() {
-        return set.hasInserts;
+        return hasInserts;
     }
 
     /**
@@ -876,12 +848,12 @@ public final class TxnContext extends Txn {
      * when only other objects inserted: the test is one AND instead of an access-set lookup.
      */
     public void markInserts(long mark) {
-        set.insertMarks |= mark;
+        insertMarks |= mark;
     }
 
     /** @return true if some data type whose mark shares a bit with {@code mark} called {@link #markInserts} in this attempt */
     public boolean hasInserts(long mark) {
-        return (set.insertMarks & mark) != 0;
+        return (insertMarks & mark) != 0;
     }
 
     /** Reads a reference cell: own pending write, else the first read's value, else a protocol read. */
@@ -889,13 +861,13 @@ public final class TxnContext extends Txn {
         if (snapshotCells) {
             return cc.readRefAtSnapshot(this, item);
         }
-        if (set.wordLog) {
+        if (wordLog) {
             // A declared read-only attempt: the value and the word that dates it, no entry.
             long w = cc.stableWord(item);
             if (w != ConcurrencyControl.UNSTABLE_WORD) {
                 Object v = item.valueAcquire();
                 if (cc.stableWord(item) == w) {
-                    set.logWord(item, w);
+                    logWord(item, w);
                     if (opaque) {
                         opaqueCheck();
                     }
@@ -904,9 +876,9 @@ public final class TxnContext extends Txn {
             }
             // Locked or changing: the protocol's read waits or aborts, with an entry.
         }
-        Entry e = set.find(item);
+        Entry e = find(item);
         if (e == null) {
-            e = set.append(item);
+            e = append(item);
         } else {
             int f = e.flags;
             if ((f & Entry.WRITE) != 0 && e.kind == Entry.KIND_REF) {
@@ -923,7 +895,7 @@ public final class TxnContext extends Txn {
     public Object readRef(RefItem item, Entry e) {
         Object v = cc.readRef(this, item, e);
         e.readRef = v;
-        set.markRead(e);
+        markRead(e);
         if (opaque) {
             opaqueCheck();
         }
@@ -935,12 +907,12 @@ public final class TxnContext extends Txn {
         if (snapshotCells) {
             return cc.readLongAtSnapshot(this, item);
         }
-        if (set.wordLog) {
+        if (wordLog) {
             long w = cc.stableWord(item);
             if (w != ConcurrencyControl.UNSTABLE_WORD) {
                 long v = item.valueAcquire();
                 if (cc.stableWord(item) == w) {
-                    set.logWord(item, w);
+                    logWord(item, w);
                     if (opaque) {
                         opaqueCheck();
                     }
@@ -948,9 +920,9 @@ public final class TxnContext extends Txn {
                 }
             }
         }
-        Entry e = set.find(item);
+        Entry e = find(item);
         if (e == null) {
-            e = set.append(item);
+            e = append(item);
         } else {
             int f = e.flags;
             if ((f & Entry.WRITE) != 0 && e.kind == Entry.KIND_LONG) {
@@ -962,7 +934,7 @@ public final class TxnContext extends Txn {
         }
         long v = cc.readLong(this, item, e);
         e.readLong = v;
-        set.markRead(e);
+        markRead(e);
         if (opaque) {
             opaqueCheck();
         }
@@ -974,7 +946,7 @@ public final class TxnContext extends Txn {
         Entry e = entry(item);
         if ((e.flags & Entry.READ) == 0) {
             cc.observe(this, item, e);
-            set.markRead(e);
+            markRead(e);
             if (opaque) {
                 opaqueCheck();
             }
@@ -1000,7 +972,7 @@ public final class TxnContext extends Txn {
     public void observe(Entry e) {
         if ((e.flags & Entry.READ) == 0) {
             cc.observe(this, e.item, e);
-            set.markRead(e);
+            markRead(e);
             if (opaque) {
                 opaqueCheck();
             }
@@ -1115,14 +1087,14 @@ public final class TxnContext extends Txn {
     /** Asks for {@link TxParticipant#check} on {@code e} during commit validation. */
     public void requestCheck(Entry e, TxParticipant participant) {
         e.participant = participant;
-        set.markCheck(e);
+        markCheck(e);
     }
 
     /** Asks for {@link TxParticipant#cleanup} on {@code e} when the transaction ends. */
     public void requestCleanup(Entry e, TxParticipant participant) {
         e.participant = participant;
         e.flags |= Entry.CLEANUP;
-        set.needsCleanup = true;
+        needsCleanup = true;
     }
 
     /**
@@ -1207,7 +1179,7 @@ public final class TxnContext extends Txn {
         try {
             savepoints.reset();
             clearLocals();
-            set.clear();
+            clearSet();
         } finally {
             try {
                 scratch.recycleAll();
@@ -1232,7 +1204,7 @@ public final class TxnContext extends Txn {
             e.flags = f & ~Entry.HELD;
             return false;
         }
-        set.addWrite(e);
+        addWrite(e);
         return true;
     }
 
