@@ -77,7 +77,7 @@ class RecordContractTest {
      *         versions: it reads as of each transaction's start rather than the latest version
      */
     private static boolean multiVersion(String protocol) {
-        String first = protocol.split("\\" + Protocols.PAIR_SEPARATOR)[0];
+        String first = Protocols.protocolName(protocol.split("\\" + Protocols.PAIR_SEPARATOR)[0]);
         return Stm.protocolCapabilities(first).has(Capabilities.Feature.SNAPSHOT_READS);
     }
 

@@ -435,7 +435,7 @@ class FaultInjectionTest {
 
     /** @return true if the protocol the faulty store wraps (a pairing's first) declares snapshot reads */
     private static boolean readsSnapshots(String protocol) {
-        String wrapped = protocol.split("\\" + Protocols.PAIR_SEPARATOR)[0];
+        String wrapped = Protocols.protocolName(protocol.split("\\" + Protocols.PAIR_SEPARATOR)[0]);
         return Stm.protocolCapabilities(wrapped).has(Capabilities.Feature.SNAPSHOT_READS);
     }
 

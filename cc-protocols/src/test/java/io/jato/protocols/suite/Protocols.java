@@ -3,7 +3,10 @@ package io.jato.protocols.suite;
 import io.jato.stm.Capabilities;
 import io.jato.stm.Stm;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -49,9 +52,41 @@ public final class Protocols {
         return Stream.concat(singles(), pairs());
     }
 
-    /** @return the names of every correct protocol, sorted (no pairings) */
+    /**
+     * @return the names of every correct protocol, sorted (no pairings), then its variants
+     *         ({@link #VARIANTS}) whose protocol is among them
+     */
     public static Stream<String> singles() {
-        return correct().stream();
+        List<String> names = correct();
+        return Stream.concat(names.stream(), VARIANTS.stream().filter(v -> names.contains(protocolName(v))));
+    }
+
+    /** Separates a protocol's name from the boolean options a variant turns on: {@code "mvcc/updaterDeltas"}. */
+    public static final String VARIANT_SEPARATOR = "/";
+
+    /**
+     * Protocol variants the suites run beside the protocols themselves (alone, not in pairings):
+     * options that send transactions down other code paths. {@code mvcc/updaterDeltas} makes
+     * records' {@code @Commutative} updaters and hash maps' commutative updaters delta versions
+     * (off by default), so the contract, bank, nesting and fault-injection suites reach the delta
+     * groups' prepare, publish and failure paths.
+     */
+    public static final List<String> VARIANTS = List.of("mvcc" + VARIANT_SEPARATOR + "updaterDeltas");
+
+    /** @return the registered protocol of a single spec: {@code spec} without its variant's options */
+    public static String protocolName(String spec) {
+        int v = spec.indexOf(VARIANT_SEPARATOR);
+        return v < 0 ? spec : spec.substring(0, v);
+    }
+
+    /** @return the options (each set to true) a single spec's variant turns on, by unqualified name */
+    public static Map<String, String> variantOptions(String spec) {
+        Map<String, String> options = new LinkedHashMap<>();
+        String[] parts = spec.split(Pattern.quote(VARIANT_SEPARATOR));
+        for (int i = 1; i < parts.length; i++) {
+            options.put(parts[i], "true");
+        }
+        return options;
     }
 
     /**
@@ -184,13 +219,18 @@ public final class Protocols {
 
     /** @return a builder for {@code spec}: one protocol, or a pairing with object protocols rotating */
     public static Stm.Builder builder(String spec) {
-        if (!isPair(spec)) {
-            return Stm.builder().protocol(spec);
-        }
         String[] names = spec.split("\\" + PAIR_SEPARATOR);
-        Stm.Builder b = Stm.builder().protocol(names[0]).rotateObjectProtocols(true);
+        Stm.Builder b = Stm.builder().protocol(protocolName(names[0]));
+        if (names.length > 1) {
+            b.rotateObjectProtocols(true);
+        }
         for (int i = 1; i < names.length; i++) {
-            b.objectProtocol(names[i]);
+            b.objectProtocol(protocolName(names[i]));
+        }
+        for (String single : names) {
+            String name = protocolName(single);
+            // Qualified by the protocol's name: in a pairing the other protocol may not declare it.
+            variantOptions(single).forEach((option, value) -> b.option(name + "." + option, value));
         }
         return b;
     }

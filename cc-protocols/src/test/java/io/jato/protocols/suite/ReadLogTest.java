@@ -50,7 +50,7 @@ class ReadLogTest {
         boolean words = logs && stm.concurrencyControl().logsReadWords();
         // A multi-version protocol alone in its store reads cells at the snapshot with no entry at all.
         boolean snapshots = !Protocols.isPair(protocol)
-                && Stm.protocolCapabilities(protocol).has(Capabilities.Feature.SNAPSHOT_READS);
+                && Stm.protocolCapabilities(Protocols.protocolName(protocol)).has(Capabilities.Feature.SNAPSHOT_READS);
         // a, a (consecutive: one entry either way), b, a (a repeat: a second entry in a log).
         int[] logged = new int[1];
         int readOnly = stm.readOnly(t -> {

@@ -189,7 +189,7 @@ abstract class AccessSet extends Txn {
     /**
      * @return the entry for {@code item}, or null. In a read log (declared read-only attempts of
      * protocols that validate every read) only the last entry is looked at, and only while the set
-     * is below {@link #READ_LOG_LIMIT}: consecutive accesses to one item (a record's columns)
+     * is below 1,024 entries (READ_LOG_LIMIT): consecutive accesses to one item (a record's columns)
      * share an entry, any other repeat gets its own, as in TL2's or SwissTM's read logs. That is
      * safe because such a protocol validates every entry at one serialization point, so two
      * entries of an item that saw different versions cannot both pass; and a read-only attempt has

@@ -103,8 +103,19 @@ public final class ProtocolContext {
      * declared default.
      */
     public ProtocolContext child(Protocol protocol) {
+        return child(protocol, Map.of());
+    }
+
+    /**
+     * {@link #child(Protocol)} with some of the child's options set: {@code options} maps option
+     * names the child declares ({@link Protocol#options}) to values in text, as
+     * {@link io.jato.stm.Stm.Builder#option} takes them; the others keep their defaults.
+     *
+     * @throws IllegalArgumentException naming the option, if the child does not declare it
+     */
+    public ProtocolContext child(Protocol protocol, Map<String, String> options) {
         return new ProtocolContext(epoch, lockSpinLimit, readSpinLimit, protocol.name(), capabilitiesOf(protocol),
-                optionValues(protocol, Map.of()), registry, domain, mixed, escalation, ages);
+                optionValues(protocol, options), registry, domain, mixed, escalation, ages);
     }
 
     // ------------------------------------------------------------------ several protocols per store

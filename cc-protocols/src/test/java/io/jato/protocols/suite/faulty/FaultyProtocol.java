@@ -46,7 +46,7 @@ public final class FaultyProtocol implements Protocol {
     /**
      * A fresh store whose default protocol is a {@link FaultyControl} around a real one.
      *
-     * @param spec one protocol, the one to wrap; or a pairing {@code "inner+other"}
+     * @param spec one protocol (or a variant, {@code Protocols.VARIANTS}), the one to wrap; or a pairing {@code "inner+other"}
      *             ({@code Protocols.PAIR_SEPARATOR}): the faulty protocol wraps {@code inner} and
      *             {@code other} is an object protocol of the store, without rotation, so the objects
      *             created on the store itself are the faulty protocol's and those created through
@@ -120,8 +120,9 @@ public final class FaultyProtocol implements Protocol {
     public Capabilities capabilities() {
         String inner = INNER.get();
         if (inner != null) {
+            String name = Protocols.protocolName(inner);
             for (Protocol p : ServiceLoader.load(Protocol.class, FaultyProtocol.class.getClassLoader())) {
-                if (p.name().equals(inner)) {
+                if (p.name().equals(name)) {
                     return p.capabilities();
                 }
             }
@@ -138,14 +139,16 @@ public final class FaultyProtocol implements Protocol {
         if (inner.equals(NAME)) {
             throw new IllegalArgumentException(NAME + " cannot wrap itself");
         }
-        // Found by name rather than by class: OCC's classes are internal to stm-core.
+        // Found by name rather than by class: OCC's classes are internal to stm-core. A variant's
+        // options (Protocols.VARIANTS) go to the wrapped protocol.
+        String name = Protocols.protocolName(inner);
         for (Protocol p : ServiceLoader.load(Protocol.class, FaultyProtocol.class.getClassLoader())) {
-            if (p.name().equals(inner)) {
-                FaultyControl c = new FaultyControl(p.create(context.child(p)));
+            if (p.name().equals(name)) {
+                FaultyControl c = new FaultyControl(p.create(context.child(p, Protocols.variantOptions(inner))));
                 CREATED.set(c);
                 return c;
             }
         }
-        throw new IllegalArgumentException("protocol '" + inner + "' not found");
+        throw new IllegalArgumentException("protocol '" + name + "' not found");
     }
 }
