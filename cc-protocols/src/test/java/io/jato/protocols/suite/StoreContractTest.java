@@ -62,12 +62,13 @@ class StoreContractTest {
                 .collect(Collectors.toList());
         assertEquals(names.get(0), stm.protocol());
         assertEquals(names, stm.protocols());
-        assertEquals(String.join(Protocols.PAIR_SEPARATOR, names), stm.concurrencyControl().name());
+        String joined = String.join(Protocols.PAIR_SEPARATOR, names);
+        assertEquals(joined, stm.concurrencyControl().name());
         for (String p : names) {
             assertEquals(p, stm.withProtocol(p).protocol());
         }
         assertEquals("named", stm.name());
-        assertTrue(stm.toString().contains(protocol));
+        assertTrue(stm.toString().contains(joined), stm::toString);
         assertFalse(stm.inTransaction());
         boolean inside = stm.atomic(txn -> stm.inTransaction() && txn.stm() == stm && txn.attempt() == 0);
         assertTrue(inside);
