@@ -39,13 +39,27 @@ final class DeltaWrites {
     private final int lockSpins;
     /** Option {@link MvccProtocol#UPDATER_DELTAS}: custom writes' commutative operations are deltas too. */
     private final boolean updaterDeltas;
+    /** ... but only where contended: joining an open group, or opening one in a retry. */
+    private final boolean onlyContended;
 
-    DeltaWrites(MvccControl control, ProtocolContext context, boolean mixed, int lockSpins, boolean updaterDeltas) {
+    /**
+     * @param updaterDeltas the value of {@link MvccProtocol#UPDATER_DELTAS}
+     * @throws IllegalArgumentException naming the option if the value is not one it takes
+     */
+    DeltaWrites(MvccControl control, ProtocolContext context, boolean mixed, int lockSpins, String updaterDeltas) {
         this.control = control;
         this.context = context;
         this.mixed = mixed;
         this.lockSpins = lockSpins;
-        this.updaterDeltas = updaterDeltas;
+        String mode = updaterDeltas.trim();
+        if (!mode.equals(MvccProtocol.DELTAS_OFF) && !mode.equals(MvccProtocol.DELTAS_ALWAYS)
+                && !mode.equals(MvccProtocol.DELTAS_CONTENDED)) {
+            throw new IllegalArgumentException("option '" + MvccProtocol.UPDATER_DELTAS + "' of protocol '"
+                    + MvccProtocol.NAME + "' must be " + MvccProtocol.DELTAS_OFF + ", " + MvccProtocol.DELTAS_ALWAYS
+                    + " or " + MvccProtocol.DELTAS_CONTENDED + ", was '" + updaterDeltas + "'");
+        }
+        this.updaterDeltas = !mode.equals(MvccProtocol.DELTAS_OFF);
+        this.onlyContended = mode.equals(MvccProtocol.DELTAS_CONTENDED);
     }
 
     /**
@@ -53,16 +67,34 @@ final class DeltaWrites {
      * add to a long item, or a custom write's operations (a record group's {@code @Commutative}
      * updaters, a map value's commutative updaters: a participant that
      * {@linkplain TxParticipant#supportsDeltaVersions supports delta versions}, with the option
-     * {@link MvccProtocol#UPDATER_DELTAS} on). It becomes a delta version, in the item's
-     * {@link DeltaGroup}, instead of an exclusive write.
+     * {@link MvccProtocol#UPDATER_DELTAS} on; with it at {@code contended}, only if a group is open
+     * on the item or {@code txn} is retrying). It becomes a delta version, in the item's
+     * {@link DeltaGroup}, instead of an exclusive write. Decided once per commit, at lock.
      */
-    boolean isDelta(Entry e) {
+    boolean isDelta(TxnContext txn, Entry e) {
         if ((e.flags() & (Entry.UPDATE | Entry.COMMUTATIVE | Entry.READ)) != (Entry.UPDATE | Entry.COMMUTATIVE)) {
             return false;
         }
         int kind = e.kind();
-        return kind == Entry.KIND_ADD_LONG
-                || (updaterDeltas && kind == Entry.KIND_CUSTOM && e.participant().supportsDeltaVersions());
+        if (kind == Entry.KIND_ADD_LONG) {
+            return true;
+        }
+        if (!updaterDeltas || kind != Entry.KIND_CUSTOM || !e.participant().supportsDeltaVersions()) {
+            return false;
+        }
+        // Contended only: the first attempt of an updater that finds no group open writes
+        // exclusively (cheaper, and uncontended it meets nobody); a retry, which some conflict
+        // caused, opens a group that later updaters of the item join.
+        return !onlyContended || txn.attempt() > 0 || groupOpen(e.item());
+    }
+
+    /** A hint ({@link #tryJoinDelta} decides): {@code item} is locked by an open group of operations with room. */
+    private static boolean groupOpen(TxItem item) {
+        if ((Items.wordVolatile(item) & LOCKED) == 0) {
+            return false;
+        }
+        Object head = Items.extAcquire(item);
+        return head instanceof DeltaGroup && ((DeltaGroup) head).admits() && ((DeltaGroup) head).hasOperations();
     }
 
     /**

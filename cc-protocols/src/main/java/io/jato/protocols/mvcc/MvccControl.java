@@ -111,7 +111,7 @@ public final class MvccControl extends ConcurrencyControl {
         this.lockSpins = context.lockSpinLimit();
         this.readSpins = context.readSpinLimit();
         this.clock = new MvccClock(context);
-        this.deltas = new DeltaWrites(this, context, mixed, lockSpins, context.booleanOption(MvccProtocol.UPDATER_DELTAS));
+        this.deltas = new DeltaWrites(this, context, mixed, lockSpins, context.option(MvccProtocol.UPDATER_DELTAS));
     }
 
     @Override
@@ -434,7 +434,7 @@ public final class MvccControl extends ConcurrencyControl {
 
     @Override
     public AbortCause lock(TxnContext txn, Entry e) {
-        if (deltas.isDelta(e)) {
+        if (deltas.isDelta(txn, e)) {
             if (e.kind() == Entry.KIND_CUSTOM) {
                 state(txn).operationDeltas = true;
             }

@@ -11,6 +11,8 @@ import io.jato.stm.Stm;
 import io.jato.stm.StmStatistics;
 import io.jato.stm.TxnAbortedException;
 import io.jato.stm.TxnFunction;
+import io.jato.stm.spi.TxnContext;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -104,6 +106,76 @@ class MvccRecordDeltaTest {
         assertEquals(AbortCause.LOCK_BUSY, refused.abortCause(), refused.getMessage());
         assertEquals(OPENING + 1, account.single().get().balance());
         assertNull(account.checkQuiescent());
+    }
+
+    /**
+     * With the option at {@code contended}, an updater's first attempt that finds no group open
+     * writes exclusively, as without the option: a first attempt beside it gives up (fails if the
+     * held one opens a group, since the other would join it and commit). One attempt only: a retry
+     * would be a delta that waits for the exclusive holder, which is held until the end.
+     */
+    @ParameterizedTest
+    @EnumSource(RecordLayout.class)
+    void contendedDeltasLeaveAnUncontendedFirstAttemptExclusive(RecordLayout layout) throws Exception {
+        Stm stm = Protocols.builder(MvccProtocol.NAME).option(MvccProtocol.UPDATER_DELTAS, MvccProtocol.DELTAS_CONTENDED)
+                .maxAttempts(1).build();
+        Account account = account(stm, layout);
+        TxCounter other = new TxCounter(stm);
+        TxnAbortedException refused;
+        HeldCommit held = held(stm, account, new Deposit(1), other);
+        try (held) {
+            refused = assertThrows(TxnAbortedException.class,
+                    () -> stm.run(txn -> account.update(txn, new Deposit(10))));
+        }
+        assertNull(held.failure());
+        assertEquals(AbortCause.LOCK_BUSY, refused.abortCause(), refused.getMessage());
+        assertEquals(OPENING + 1, account.single().get().balance());
+        assertNull(account.checkQuiescent());
+    }
+
+    /**
+     * With the option at {@code contended}, a retry opens a group (the held updater rolls its first
+     * attempt back), and first attempts of other updaters join it while it is open: they commit
+     * without a conflict (fails if a retry stays exclusive, or if a first attempt does not join an
+     * open group: both give up LOCK_BUSY).
+     */
+    @ParameterizedTest
+    @EnumSource(RecordLayout.class)
+    void contendedDeltasOpenAGroupInARetryAndFirstAttemptsJoinIt(RecordLayout layout) throws Exception {
+        Stm stm = Protocols.builder(MvccProtocol.NAME).option(MvccProtocol.UPDATER_DELTAS, MvccProtocol.DELTAS_CONTENDED)
+                .maxAttempts(2).build();
+        Account account = account(stm, layout);
+        TxCounter other = new TxCounter(stm);
+        StmStatistics d;
+        HeldCommit held = new HeldCommit(stm, txn -> {
+            if (txn.attempt() == 0) {
+                // As a conflict would: the retry is what may open a group.
+                throw TxnContext.of(txn, stm).rollback(AbortCause.READ_VALIDATION);
+            }
+            account.update(txn, new Deposit(1));
+        }, other);
+        try (held) {
+            StmStatistics before = stm.statistics();
+            for (int i = 0; i < 5; i++) {
+                stm.run(txn -> account.update(txn, new Deposit(10)));
+            }
+            d = stm.statistics().minus(before);
+        }
+        assertNull(held.failure());
+        assertEquals(0, conflicts(d), "updaters aborted each other: " + d);
+        Account.Image im = account.single().get();
+        assertEquals(OPENING + 51, im.balance());
+        assertEquals(6, im.ops());
+        assertNull(account.checkQuiescent());
+    }
+
+    /** A value the option does not take is refused when the store is built, naming the option and its values. */
+    @Test
+    void anUnknownUpdaterDeltasValueIsRefusedByName() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Protocols.builder(MvccProtocol.NAME).option(MvccProtocol.UPDATER_DELTAS, "sometimes").build());
+        assertTrue(e.getMessage().contains(MvccProtocol.UPDATER_DELTAS) && e.getMessage().contains("sometimes")
+                && e.getMessage().contains(MvccProtocol.DELTAS_CONTENDED), e.getMessage());
     }
 
     /**
