@@ -68,8 +68,16 @@ class MvccRecordDeltaTest {
         Stm stm = withUpdaterDeltas().maxAttempts(2).build();
         Account account = account(stm, layout);
         TxCounter other = new TxCounter(stm);
+        fiveDepositsJoinTheHeldGroup(stm, account, held(stm, account, new Deposit(1), other));
+        assertEquals(1, other.single().get());
+    }
+
+    /**
+     * Runs five deposits of 10 into {@code account} while {@code held} (a deposit of 1 into it) is
+     * inside its commit, then lets it finish: no deposit may abort on a conflict, and all six apply.
+     */
+    private static void fiveDepositsJoinTheHeldGroup(Stm stm, Account account, HeldCommit held) {
         StmStatistics d;
-        HeldCommit held = held(stm, account, new Deposit(1), other);
         try (held) {
             StmStatistics before = stm.statistics();
             for (int i = 0; i < 5; i++) {
@@ -85,7 +93,6 @@ class MvccRecordDeltaTest {
         assertEquals(OPENING + 51, im.balance(), "every member's updaters are flattened in place");
         assertEquals(6, im.ops());
         assertEquals("o", im.owner(), "the other columns sharing the item are kept");
-        assertEquals(1, other.single().get());
         assertNull(account.checkQuiescent());
     }
 
@@ -93,7 +100,14 @@ class MvccRecordDeltaTest {
     @ParameterizedTest
     @EnumSource(RecordLayout.class)
     void withoutTheOptionUpdatersStayExclusive(RecordLayout layout) throws Exception {
-        Stm stm = Protocols.builder(MvccProtocol.NAME).maxAttempts(2).build();
+        anUpdaterBesideAHeldOneGivesUp(Protocols.builder(MvccProtocol.NAME).maxAttempts(2).build(), layout);
+    }
+
+    /**
+     * Holds an updater of a record inside its commit and runs another: it must give up LOCK_BUSY
+     * (the held one locked the group exclusively), and only the held one's deposit is applied.
+     */
+    private static void anUpdaterBesideAHeldOneGivesUp(Stm stm, RecordLayout layout) throws Exception {
         Account account = account(stm, layout);
         TxCounter other = new TxCounter(stm);
         TxnAbortedException refused;
@@ -117,20 +131,8 @@ class MvccRecordDeltaTest {
     @ParameterizedTest
     @EnumSource(RecordLayout.class)
     void contendedDeltasLeaveAnUncontendedFirstAttemptExclusive(RecordLayout layout) throws Exception {
-        Stm stm = Protocols.builder(MvccProtocol.NAME).option(MvccProtocol.UPDATER_DELTAS, MvccProtocol.DELTAS_CONTENDED)
-                .maxAttempts(1).build();
-        Account account = account(stm, layout);
-        TxCounter other = new TxCounter(stm);
-        TxnAbortedException refused;
-        HeldCommit held = held(stm, account, new Deposit(1), other);
-        try (held) {
-            refused = assertThrows(TxnAbortedException.class,
-                    () -> stm.run(txn -> account.update(txn, new Deposit(10))));
-        }
-        assertNull(held.failure());
-        assertEquals(AbortCause.LOCK_BUSY, refused.abortCause(), refused.getMessage());
-        assertEquals(OPENING + 1, account.single().get().balance());
-        assertNull(account.checkQuiescent());
+        anUpdaterBesideAHeldOneGivesUp(Protocols.builder(MvccProtocol.NAME)
+                .option(MvccProtocol.UPDATER_DELTAS, MvccProtocol.DELTAS_CONTENDED).maxAttempts(1).build(), layout);
     }
 
     /**
@@ -146,27 +148,13 @@ class MvccRecordDeltaTest {
                 .maxAttempts(2).build();
         Account account = account(stm, layout);
         TxCounter other = new TxCounter(stm);
-        StmStatistics d;
-        HeldCommit held = new HeldCommit(stm, txn -> {
+        fiveDepositsJoinTheHeldGroup(stm, account, new HeldCommit(stm, txn -> {
             if (txn.attempt() == 0) {
                 // As a conflict would: the retry is what may open a group.
                 throw TxnContext.of(txn, stm).rollback(AbortCause.READ_VALIDATION);
             }
             account.update(txn, new Deposit(1));
-        }, other);
-        try (held) {
-            StmStatistics before = stm.statistics();
-            for (int i = 0; i < 5; i++) {
-                stm.run(txn -> account.update(txn, new Deposit(10)));
-            }
-            d = stm.statistics().minus(before);
-        }
-        assertNull(held.failure());
-        assertEquals(0, conflicts(d), "updaters aborted each other: " + d);
-        Account.Image im = account.single().get();
-        assertEquals(OPENING + 51, im.balance());
-        assertEquals(6, im.ops());
-        assertNull(account.checkQuiescent());
+        }, other));
     }
 
     /** A value the option does not take is refused when the store is built, naming the option and its values. */
