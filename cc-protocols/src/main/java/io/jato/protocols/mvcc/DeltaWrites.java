@@ -42,24 +42,15 @@ final class DeltaWrites {
     /** ... but only where contended: joining an open group, or opening one in a retry. */
     private final boolean onlyContended;
 
-    /**
-     * @param updaterDeltas the value of {@link MvccProtocol#UPDATER_DELTAS}
-     * @throws IllegalArgumentException naming the option if the value is not one it takes
-     */
-    DeltaWrites(MvccControl control, ProtocolContext context, boolean mixed, int lockSpins, String updaterDeltas) {
+    DeltaWrites(MvccControl control, ProtocolContext context, boolean mixed, int lockSpins) {
         this.control = control;
         this.context = context;
         this.mixed = mixed;
         this.lockSpins = lockSpins;
-        String mode = updaterDeltas.trim();
-        if (!mode.equals(MvccProtocol.DELTAS_OFF) && !mode.equals(MvccProtocol.DELTAS_ALWAYS)
-                && !mode.equals(MvccProtocol.DELTAS_CONTENDED)) {
-            throw new IllegalArgumentException("option '" + MvccProtocol.UPDATER_DELTAS + "' of protocol '"
-                    + MvccProtocol.NAME + "' must be " + MvccProtocol.DELTAS_OFF + ", " + MvccProtocol.DELTAS_ALWAYS
-                    + " or " + MvccProtocol.DELTAS_CONTENDED + ", was '" + updaterDeltas + "'");
-        }
-        this.updaterDeltas = !mode.equals(MvccProtocol.DELTAS_OFF);
-        this.onlyContended = mode.equals(MvccProtocol.DELTAS_CONTENDED);
+        int mode = context.choiceOption(MvccProtocol.UPDATER_DELTAS, MvccProtocol.DELTAS_OFF,
+                MvccProtocol.DELTAS_ALWAYS, MvccProtocol.DELTAS_CONTENDED);
+        this.updaterDeltas = mode != 0;
+        this.onlyContended = mode == 2;
     }
 
     /**

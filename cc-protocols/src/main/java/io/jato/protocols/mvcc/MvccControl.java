@@ -111,7 +111,7 @@ public final class MvccControl extends ConcurrencyControl {
         this.lockSpins = context.lockSpinLimit();
         this.readSpins = context.readSpinLimit();
         this.clock = new MvccClock(context);
-        this.deltas = new DeltaWrites(this, context, mixed, lockSpins, context.option(MvccProtocol.UPDATER_DELTAS));
+        this.deltas = new DeltaWrites(this, context, mixed, lockSpins);
     }
 
     @Override

@@ -22,7 +22,7 @@ public final class MvccProtocol implements Protocol {
      * {@value #DELTAS_ALWAYS}: always; {@value #DELTAS_CONTENDED}: an updater joins a group already
      * open on its item, and opens one only in a retry (an attempt after an abort), so an updater
      * that meets no contention stays an exclusive write. Uncontended, a delta costs more than an
-     * exclusive write (YCSB txn16 with blind increments ran 0.72-0.75x at 1 thread with
+     * exclusive write (YCSB txn16 with blind increments ran 0.71-0.76x at 1 thread with
      * {@code true}, 1.0x with {@code contended}); under contention concurrent updaters of one item
      * stop aborting each other (docs/benchmarks/2026-11-record-deltas.md).
      */

@@ -62,9 +62,8 @@ final class CommitDriver extends ThreadPadding {
     AbortCause commit() {
         final TxnContext txn = this.txn;
         final ConcurrencyControl cc = this.cc;
-        final AccessSet set = this.txn;
         txn.status = TxnContext.COMMITTING;
-        final int writes = set.writeCount();
+        final int writes = txn.writeCount();
         AbortCause cause = null;
         int phase = PHASE_LOCK;
         int done = 0;
@@ -76,7 +75,7 @@ final class CommitDriver extends ThreadPadding {
         }
         try {
             for (int k = 0; k < writes; k++) {
-                Entry e = set.writeAt(k);
+                Entry e = txn.writeAt(k);
                 if ((e.flags & Entry.LOCKED) == 0) {
                     cause = cc.lock(txn, e);
                     if (cause != null) {
@@ -92,16 +91,16 @@ final class CommitDriver extends ThreadPadding {
             if (cause == null) {
                 ts = cc.commitTimestamp(txn, writes == 0);
                 phase = PHASE_VALIDATE;
-                for (int k = 0, n = set.readCount(); k < n; k++) {
-                    cause = cc.validate(txn, set.readAt(k), ts);
+                for (int k = 0, n = txn.readCount(); k < n; k++) {
+                    cause = cc.validate(txn, txn.readAt(k), ts);
                     if (cause != null) {
                         break;
                     }
                 }
             }
             if (cause == null) {
-                for (int k = 0, n = set.logCount(); k < n; k++) {
-                    cause = cc.validateWord(set.logItem(k), set.logWord(k));
+                for (int k = 0, n = txn.logCount(); k < n; k++) {
+                    cause = cc.validateWord(txn.logItem(k), txn.logWord(k));
                     if (cause != null) {
                         break;
                     }
@@ -109,8 +108,8 @@ final class CommitDriver extends ThreadPadding {
             }
             if (cause == null) {
                 phase = PHASE_CHECK;
-                for (int k = 0, n = set.checkCount(); k < n; k++) {
-                    Entry e = set.checkAt(k);
+                for (int k = 0, n = txn.checkCount(); k < n; k++) {
+                    Entry e = txn.checkAt(k);
                     if (!e.participant.check(txn, e)) {
                         cause = AbortCause.READ_VALIDATION;
                         break;
@@ -134,12 +133,12 @@ final class CommitDriver extends ThreadPadding {
                 phase = PHASE_INSTALL;
                 txn.installsComplete = false;
                 for (int k = 0; k < writes; k++) {
-                    cc.install(txn, set.writeAt(k), ts);
+                    cc.install(txn, txn.writeAt(k), ts);
                 }
                 phase = PHASE_PUBLISH;
                 txn.installsComplete = true;
                 for (int k = 0; k < writes; k++) {
-                    Entry e = set.writeAt(k);
+                    Entry e = txn.writeAt(k);
                     done = k;
                     cc.publish(txn, e, ts);
                     e.flags &= ~Entry.LOCKED;
@@ -201,11 +200,10 @@ final class CommitDriver extends ThreadPadding {
         // install is not undone). A failure while publishing undoes nothing: every value is in
         // place and some are already visible, so the rest of the publication is completed. Either
         // way every write not yet published gets a new version.
-        final AccessSet set = this.txn;
-        final int writes = set.writeCount();
+        final int writes = txn.writeCount();
         if (phase == PHASE_INSTALL) {
             for (int k = 0; k < writes; k++) {
-                Entry e = set.writeAt(k);
+                Entry e = txn.writeAt(k);
                 if ((e.flags & Entry.UNDO) != 0) {
                     try {
                         e.undoInstall(txn);
@@ -216,7 +214,7 @@ final class CommitDriver extends ThreadPadding {
             }
         }
         for (int k = phase == PHASE_PUBLISH ? firstUnpublished : 0; k < writes; k++) {
-            Entry e = set.writeAt(k);
+            Entry e = txn.writeAt(k);
             try {
                 cc.unlockChanged(txn, e, ts);
             } catch (Throwable bug) {
@@ -252,12 +250,11 @@ final class CommitDriver extends ThreadPadding {
      * are held on written entries, and (for protocols that lock at read time) on read ones.
      */
     private Throwable releaseLocks(Throwable failure) {
-        final AccessSet set = this.txn;
-        for (int k = 0, n = set.writeCount(); k < n; k++) {
-            failure = unlock(set.writeAt(k), failure);
+        for (int k = 0, n = txn.writeCount(); k < n; k++) {
+            failure = unlock(txn.writeAt(k), failure);
         }
-        for (int k = 0, n = set.readCount(); k < n; k++) {
-            failure = unlock(set.readAt(k), failure);
+        for (int k = 0, n = txn.readCount(); k < n; k++) {
+            failure = unlock(txn.readAt(k), failure);
         }
         return failure;
     }
@@ -287,10 +284,9 @@ final class CommitDriver extends ThreadPadding {
             } catch (Throwable t) {
                 failure = failure == null ? t : addSuppressed(failure, t);
             }
-            final AccessSet set = this.txn;
-            if (set.needsCleanup) {
-                for (int i = 0, n = set.size(); i < n; i++) {
-                    Entry e = set.at(i);
+            if (txn.needsCleanup) {
+                for (int i = 0, n = txn.size(); i < n; i++) {
+                    Entry e = txn.at(i);
                     if ((e.flags & Entry.CLEANUP) != 0) {
                         try {
                             e.participant.cleanup(txn, e, committed);
@@ -315,14 +311,13 @@ final class CommitDriver extends ThreadPadding {
 
     /** Side-effect-free check that every read is still current (used when user code throws). */
     boolean isReadSetCurrent() {
-        final AccessSet set = this.txn;
-        for (int k = 0, n = set.readCount(); k < n; k++) {
-            if (!cc.isCurrent(txn, set.readAt(k))) {
+        for (int k = 0, n = txn.readCount(); k < n; k++) {
+            if (!cc.isCurrent(txn, txn.readAt(k))) {
                 return false;
             }
         }
-        for (int k = 0, n = set.logCount(); k < n; k++) {
-            if (cc.validateWord(set.logItem(k), set.logWord(k)) != null) {
+        for (int k = 0, n = txn.logCount(); k < n; k++) {
+            if (cc.validateWord(txn.logItem(k), txn.logWord(k)) != null) {
                 return false;
             }
         }

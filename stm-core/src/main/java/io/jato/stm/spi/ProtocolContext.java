@@ -251,6 +251,21 @@ public final class ProtocolContext {
         }
     }
 
+    /**
+     * @return the index in {@code choices} of the option's value (its text, trimmed)
+     * @throws IllegalArgumentException naming the option and the choices if it is none of them
+     */
+    public int choiceOption(String name, String... choices) {
+        String raw = option(name).trim();
+        for (int i = 0; i < choices.length; i++) {
+            if (choices[i].equals(raw)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException(describe(name) + " must be one of " + String.join(", ", choices)
+                + ", was '" + raw + "'");
+    }
+
     private String describe(String option) {
         return "option '" + option + "' of protocol '" + protocolName + "'";
     }

@@ -192,11 +192,10 @@ final class Savepoints {
         if (d == serials.length) {
             grow(d * 2);
         }
-        AccessSet set = txn;
         serials[d] = ++serial;
-        sizes[d] = set.size();
-        writes[d] = set.writeCount();
-        checks[d] = set.checkCount();
+        sizes[d] = txn.size();
+        writes[d] = txn.writeCount();
+        checks[d] = txn.checkCount();
         trailTops[d] = trailTop;
         pendingHooks[d] = txn.pendingHooks;
         hookCounts[3 * d] = hooks[0];
@@ -204,7 +203,7 @@ final class Savepoints {
         hookCounts[3 * d + 2] = hooks[2];
         localMarks[d] = txn.localsOpen();
         current = serial;
-        currentMark = set.size();
+        currentMark = txn.size();
         depth = d + 1;
         return d;
     }
@@ -246,7 +245,6 @@ final class Savepoints {
 
     /** Closes the block of {@code level}, taking back everything it did to the transaction. */
     private void rollback(int level, TxnContext txn) {
-        AccessSet set = txn;
         // Older entries: newest record first, so each ends with the state its oldest record saved.
         int bottom = trailTops[level];
         for (int t = trailTop - 1; t >= bottom; t--) {
@@ -262,8 +260,8 @@ final class Savepoints {
         clearTrail(bottom);
         // Entries the block created keep their reads (and read locks) only.
         int mark = sizes[level];
-        for (int i = mark, n = set.size(); i < n; i++) {
-            Entry e = set.at(i);
+        for (int i = mark, n = txn.size(); i < n; i++) {
+            Entry e = txn.at(i);
             int f = e.flags & ~WRITE_STATE;
             e.flags = (f & Entry.LOCKED) != 0 ? f : f & ~Entry.INSERT;
             e.kind = Entry.KIND_NONE;
@@ -275,16 +273,16 @@ final class Savepoints {
         // Items the block locked at their first write stay locked until the transaction ends.
         int from = writes[level];
         int w = from;
-        for (int k = from, n = set.writeCount(); k < n; k++) {
-            Entry e = set.writeAt(k);
+        for (int k = from, n = txn.writeCount(); k < n; k++) {
+            Entry e = txn.writeAt(k);
             if ((e.flags & Entry.LOCKED) != 0) {
                 e.flags |= Entry.HELD;
                 e.kind = Entry.KIND_NONE;
-                set.putWrite(w++, e);
+                txn.putWrite(w++, e);
             }
         }
-        set.truncateWrites(w);
-        set.truncateChecks(checks[level]);
+        txn.truncateWrites(w);
+        txn.truncateChecks(checks[level]);
         txn.pendingHooks = pendingHooks[level];
         TxnHooks h = txn.hooks();
         if (h != null) {

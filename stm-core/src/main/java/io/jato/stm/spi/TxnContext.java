@@ -729,13 +729,10 @@ public final class TxnContext extends AccessSet {
         return cc;
     }
 
-
     /** @return the entry at {@code i}, {@code 0 <= i < size()}, in the order the transaction first touched them */
     public Entry entryAt(int i) {
         return at(i);
     }
-
-
 
     /**
      * @return true if the whole transaction was declared read-only when it started
@@ -767,7 +764,6 @@ public final class TxnContext extends AccessSet {
     public boolean installsComplete() {
         return installsComplete;
     }
-
 
     /**
      * Called by the protocol's {@link ConcurrencyControl#begin} for a declared read-only attempt it
@@ -807,7 +803,6 @@ public final class TxnContext extends AccessSet {
         e.flags |= Entry.UNTRACKED;
     }
 
-
     /**
      * @return the number of reads this attempt logged as words instead of entries (a declared
      *         read-only attempt of a protocol that {@link ConcurrencyControl#logsReadWords logs read
@@ -817,13 +812,10 @@ public final class TxnContext extends AccessSet {
         return logCount();
     }
 
-
-
     /** @return the entry for {@code item}, appending an empty one if there is none */
     public Entry entry(TxItem item) {
-        AccessSet s = this;
-        Entry e = s.find(item);
-        return e != null ? e : s.append(item);
+        Entry e = find(item);
+        return e != null ? e : append(item);
     }
 
     /**
