@@ -26,7 +26,7 @@ final class BodyAdapters {
         long savedResult = b.result;
         b.fn = fn;
         try {
-            c.loop.execute(type, null, b, readOnly);
+            c.execute(type, null, b, readOnly);
             return b.result;
         } finally {
             b.fn = savedFn;
@@ -39,7 +39,7 @@ final class BodyAdapters {
         TxnCallable<?, ?> saved = b.fn;
         b.fn = fn;
         try {
-            return c.loop.execute(type, b, null, readOnly);
+            return c.execute(type, b, null, readOnly);
         } finally {
             b.fn = saved;
         }

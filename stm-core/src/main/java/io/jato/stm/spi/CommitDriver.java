@@ -1,6 +1,7 @@
 package io.jato.stm.spi;
 
 import io.jato.stm.AbortCause;
+import io.jato.stm.Capabilities;
 import io.jato.stm.RollbackSignal;
 import io.jato.stm.internal.Tunables;
 import io.jato.stm.internal.jfr.Events;
@@ -23,11 +24,23 @@ import io.jato.stm.internal.jfr.Events;
  * published gets a new version (ConcurrencyControl.unlockChanged), so each reader that overlapped
  * the failed commit fails validation; the throwable reaches the caller (counted INTERNAL_FAILURE).
  *
+ * Why a layer of the context's class chain, not an object the context holds: the driver walks the
+ * access set and reads the attempt's state after every volatile load of an item's word, when the
+ * JIT must load fields again. Held in an object of its own, each of those loads went through one
+ * more reference (the driver's to the context), and the retry loop's call into it through another;
+ * as one object, small transactions took 8-14% less time in JMH (docs/benchmarks/2026-11-perfasm.md,
+ * "commit driver and retry loop as layers of the context").
+ *
  * Package-private in the SPI package, not in internal: it manages Entry's package-private state.
  */
 
-/** Commits and rolls back the attempts of one {@link TxnContext}. Owner thread only. */
-final class CommitDriver extends ThreadPadding {
+/**
+ * The commit driver of a {@link TxnContext}: commits and rolls back its attempts. A layer of the
+ * context's class chain ({@code Txn} &lt;- {@link AccessSet} &lt;- {@code CommitDriver} &lt;-
+ * {@link RetryLoop} &lt;- {@code TxnContext}), so that the driver's fields and the access set it
+ * walks are the context's own (see the note above the class). Owner thread only.
+ */
+abstract class CommitDriver extends AccessSet {
     private static final int PHASE_LOCK = 0;
     private static final int PHASE_VALIDATE = 1;
     private static final int PHASE_CHECK = 2;
@@ -35,32 +48,40 @@ final class CommitDriver extends ThreadPadding {
     private static final int PHASE_INSTALL = 4;
     private static final int PHASE_PUBLISH = 5;
 
-    private final TxnContext txn;
-    private final ConcurrencyControl cc;
-    private final ProtocolContext protocolContext;
-    private final TxnCounters counters;
-    /** The protocol declared REMOTE_ABORT: poll before locking, and pass the point of no return by CAS. */
-    private final boolean remoteAborts;
-    /** The store is opaque: writing commits count themselves in the store's commit counter. */
-    private final boolean opaque;
+    /** The store's protocol: a final class per store, so every hook call below is monomorphic. */
+    final ConcurrencyControl cc;
+    final ProtocolContext protocolContext;
+    /** Statistics: an object of their own, padded, since other threads read them. */
+    final TxnCounters counters;
+    /** True if the protocol declared {@link Capabilities.Feature#REMOTE_ABORT}: poll before locking, and pass the point of no return by CAS. */
+    final boolean remoteAborts;
+    /** The store is opaque ({@link io.jato.stm.Stm.Builder#opacity}): writing commits count themselves in the store's commit counter, and reads re-validate when it moved. */
+    final boolean opaque;
     /** The store's escalation token: a writing commit aborts while another transaction holds it. */
-    private final EscalationGate escalation;
+    final EscalationGate escalation;
     private int commitCount;
 
-    CommitDriver(TxnContext txn, ConcurrencyControl cc, ProtocolContext protocolContext,
-                 TxnCounters counters) {
-        this.txn = txn;
+    CommitDriver(ConcurrencyControl cc, ProtocolContext protocolContext, boolean statistics, boolean opaque) {
         this.cc = cc;
         this.protocolContext = protocolContext;
-        this.counters = counters;
-        this.remoteAborts = txn.remoteAborts;
-        this.opaque = txn.opaque;
+        this.counters = new TxnCounters(statistics);
+        this.remoteAborts = protocolContext.capabilities().has(Capabilities.Feature.REMOTE_ABORT);
+        this.opaque = opaque;
         this.escalation = protocolContext.escalation;
     }
 
+    /**
+     * This object as the context the protocol's hooks take. A cast, not a field: the chain's only
+     * concrete class is the final {@code TxnContext}, so the cast compares the object's class word,
+     * and every access stays on this one object.
+     */
+    final TxnContext txn() {
+        return (TxnContext) this;
+    }
+
     /** Commits the current attempt; returns null on success or the cause after rolling back. */
-    AbortCause commit() {
-        final TxnContext txn = this.txn;
+    final AbortCause commit() {
+        final TxnContext txn = txn();
         final ConcurrencyControl cc = this.cc;
         txn.status = TxnContext.COMMITTING;
         final int writes = txn.writeCount();
@@ -171,6 +192,7 @@ final class CommitDriver extends ThreadPadding {
      * Returns a cause to retry with, or rethrows {@code t}.
      */
     private AbortCause commitFailed(Throwable t, int phase, long ts, int firstUnpublished) {
+        final TxnContext txn = txn();
         if (phase < PHASE_INSTALL) {
             if (t == RollbackSignal.INSTANCE) {
                 // A participant's check asked to roll back (through Txn.abort or a protocol read).
@@ -232,7 +254,8 @@ final class CommitDriver extends ThreadPadding {
      * one is thrown at the end with any failure of those steps suppressed into it; without one, the
      * first such failure is thrown once every step has run.
      */
-    void endAttempt(AbortCause cause, Throwable primary) {
+    final void endAttempt(AbortCause cause, Throwable primary) {
+        final TxnContext txn = txn();
         txn.endCause = cause;
         counters.aborted(cause);
         // Never throws (an event that cannot be recorded is dropped), so the release below runs.
@@ -250,6 +273,7 @@ final class CommitDriver extends ThreadPadding {
      * are held on written entries, and (for protocols that lock at read time) on read ones.
      */
     private Throwable releaseLocks(Throwable failure) {
+        final TxnContext txn = txn();
         for (int k = 0, n = txn.writeCount(); k < n; k++) {
             failure = unlock(txn.writeAt(k), failure);
         }
@@ -260,6 +284,7 @@ final class CommitDriver extends ThreadPadding {
     }
 
     private Throwable unlock(Entry e, Throwable failure) {
+        final TxnContext txn = txn();
         if ((e.flags & Entry.LOCKED) != 0) {
             try {
                 cc.unlock(txn, e);
@@ -276,6 +301,7 @@ final class CommitDriver extends ThreadPadding {
      * the context whatever happened; rethrows the first failure ({@code pending} first) at the end.
      */
     private void finishAndClear(AbortCause cause, Throwable pending) {
+        final TxnContext txn = txn();
         Throwable failure = pending;
         boolean committed = cause == null;
         try {
@@ -310,7 +336,8 @@ final class CommitDriver extends ThreadPadding {
     }
 
     /** Side-effect-free check that every read is still current (used when user code throws). */
-    boolean isReadSetCurrent() {
+    final boolean isReadSetCurrent() {
+        final TxnContext txn = txn();
         for (int k = 0, n = txn.readCount(); k < n; k++) {
             if (!cc.isCurrent(txn, txn.readAt(k))) {
                 return false;

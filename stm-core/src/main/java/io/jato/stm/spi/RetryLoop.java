@@ -17,8 +17,11 @@ import io.jato.stm.internal.jfr.Events;
  * snapshot (OCC reads are not opaque) is discarded and the transaction retried.
  */
 
-/** Runs the transactions of one {@link TxnContext}: attempts, retries, backoff. Owner thread only. */
-final class RetryLoop {
+/**
+ * The retry loop of a {@link TxnContext}: attempts, retries, backoff. The layer of the context's
+ * class chain above the {@link CommitDriver}, for the same reason (see there). Owner thread only.
+ */
+abstract class RetryLoop extends CommitDriver {
     /** How a transaction ended, as its JFR event says ({@code internal.jfr.TransactionEvent}). */
     private static final String OUTCOME_COMMITTED = "committed";
     private static final String OUTCOME_USER_ABORT = "user-abort";
@@ -26,27 +29,24 @@ final class RetryLoop {
     /** The body's exception, or an internal failure: the throwable the caller receives. */
     private static final String OUTCOME_EXCEPTION = "exception";
 
-    private final TxnContext txn;
-    private final CommitDriver driver;
-    private final TxnCounters counters;
-    private final Backoff backoff;
+    final Backoff backoff;
     private final int maxAttempts;
     /** Aborts after which a transaction takes the store's escalation token (0: never). */
     private final int escalateAfter;
-    private final EscalationGate escalation;
     /** The store's default deadline per transaction in nanoseconds; 0: none. */
     private final long timeoutNanos;
 
-    RetryLoop(TxnContext txn, CommitDriver driver, TxnCounters counters, Backoff backoff, int maxAttempts,
-              int escalateAfter, EscalationGate escalation, long timeoutNanos) {
-        this.txn = txn;
-        this.driver = driver;
-        this.counters = counters;
-        this.backoff = backoff;
-        this.maxAttempts = maxAttempts;
-        this.escalateAfter = escalateAfter;
-        this.escalation = escalation;
-        this.timeoutNanos = timeoutNanos;
+    /**
+     * {@code settings}: the store's backoff minimum and maximum (ns), attempts, escalation
+     * threshold, default timeout (ns) and opacity (non-zero: opaque), in that order.
+     */
+    RetryLoop(ConcurrencyControl cc, ProtocolContext protocolContext, boolean statistics, long[] settings) {
+        super(cc, protocolContext, statistics, settings[5] != 0);
+        this.backoff = new Backoff(settings[0], settings[1],
+                System.nanoTime() ^ ((long) System.identityHashCode(this) << 32));
+        this.maxAttempts = (int) settings[2];
+        this.escalateAfter = (int) settings[3];
+        this.timeoutNanos = settings[4];
     }
 
     /**
@@ -54,8 +54,8 @@ final class RetryLoop {
      * inside a running transaction it runs as a nested block of it (closed nesting, keeping the outer
      * type; see {@link TxnContext#runNested}).
      */
-    <T> T execute(TxnType type, TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly) {
-        final TxnContext txn = this.txn;
+    final <T> T execute(TxnType type, TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly) {
+        final TxnContext txn = txn();
         final ThreadTransactions thread = txn.thread;
         TxnContext running = thread.running;
         if (thread.busy && running != txn) {
@@ -107,7 +107,7 @@ final class RetryLoop {
                 }
                 attempts = a + 1;
                 try {
-                    begin(declaredReadOnly, a, conflicts);
+                    beginAttempt(declaredReadOnly, a, conflicts);
                     if (fn != null) {
                         result = fn.apply(txn);
                     } else {
@@ -122,16 +122,16 @@ final class RetryLoop {
                     cause = bodyFailed(t);
                 }
                 if (cause == null) {
-                    cause = driver.commit();
+                    cause = commit();
                     if (cause == null) {
                         outcome = OUTCOME_COMMITTED;
                         if (txn.pendingHooks != 0) {
-                            afterCommit(thread);
+                            afterCommitted(thread);
                         }
                         return result;
                     }
                 } else {
-                    driver.endAttempt(cause, null);
+                    endAttempt(cause, null);
                     if (cause == AbortCause.USER_ABORT) {
                         outcome = OUTCOME_USER_ABORT;
                         throw new TxnAbortedException("transaction aborted by the user", cause, a + 1);
@@ -139,7 +139,7 @@ final class RetryLoop {
                 }
                 last = cause;
                 if (txn.pendingHooks != 0) {
-                    afterRollback(cause);
+                    afterRolledBack(cause);
                 }
                 if (cause == AbortCause.RETRY) {
                     // Not a conflict: wait for a change to what the attempt read, no backoff. An
@@ -162,7 +162,7 @@ final class RetryLoop {
                 if (a == 0) {
                     firstAbortNanos = System.nanoTime();
                 } else if (Events.isStarvationMark(a + 1)) {
-                    Events.starving(txn.storeName(), txn.cc().name(), txn.type, a + 1, cause,
+                    Events.starving(txn.storeName(), cc.name(), txn.type, a + 1, cause,
                             System.nanoTime() - firstAbortNanos);
                 }
                 // Holding nothing now: while a starving transaction runs escalated, wait for it. The
@@ -192,14 +192,15 @@ final class RetryLoop {
             thread.busy = false;
             backoff.restoreInterrupt();
             if (event != null) {
-                Events.endTransaction(event, txn.storeName(), txn.cc().name(), txn.type, attempts, outcome,
+                Events.endTransaction(event, txn.storeName(), cc.name(), txn.type, attempts, outcome,
                         declaredReadOnly);
             }
         }
     }
 
     /** Runs the after-commit hooks outside the finished transaction; rethrows the first failure. */
-    private void afterCommit(ThreadTransactions thread) {
+    private void afterCommitted(ThreadTransactions thread) {
+        final TxnContext txn = txn();
         thread.busy = false;
         Throwable failure = txn.runAfterCommit();
         if (failure != null) {
@@ -208,15 +209,16 @@ final class RetryLoop {
     }
 
     /** Runs the after-rollback hooks of an attempt that will be retried; a failure ends the transaction. */
-    private void afterRollback(AbortCause cause) {
+    private void afterRolledBack(AbortCause cause) {
+        final TxnContext txn = txn();
         Throwable failure = txn.runAfterRollback(cause);
         if (failure != null) {
             throw CommitDriver.sneakyThrow(failure);
         }
     }
 
-    private void begin(boolean declaredReadOnly, int a, int conflicts) {
-        final TxnContext txn = this.txn;
+    private void beginAttempt(boolean declaredReadOnly, int a, int conflicts) {
+        final TxnContext txn = txn();
         txn.readOnly = declaredReadOnly;
         txn.declaredReadOnly = declaredReadOnly;
         txn.beginSet(declaredReadOnly && txn.readLogs, txn.wordLogs);
@@ -239,7 +241,7 @@ final class RetryLoop {
             txn.beginOpaque();
         }
         txn.snapshotCells = false;
-        txn.cc().begin(txn);
+        cc.begin(txn);
         // Only now: a begin that threw leaves the context IDLE (see bodyFailed).
         txn.status = TxnContext.ACTIVE;
     }
@@ -249,11 +251,11 @@ final class RetryLoop {
      * the attempt and rethrows {@code t}: a user exception on a consistent snapshot is the caller's.
      */
     private AbortCause bodyFailed(Throwable t) {
-        final TxnContext txn = this.txn;
+        final TxnContext txn = txn();
         if (txn.status == TxnContext.IDLE) {
             // The protocol's begin threw: by contract it holds nothing, so there is nothing to finish.
             counters.aborted(AbortCause.INTERNAL_FAILURE);
-            Events.abort(txn.storeName(), txn.cc().name(), txn.type, AbortCause.INTERNAL_FAILURE, txn.attempt + 1);
+            Events.abort(txn.storeName(), cc.name(), txn.type, AbortCause.INTERNAL_FAILURE, txn.attempt + 1);
             try {
                 txn.clear();
             } catch (Throwable bug) {
@@ -266,21 +268,21 @@ final class RetryLoop {
         }
         boolean current;
         try {
-            current = driver.isReadSetCurrent();
+            current = isReadSetCurrent();
         } catch (Throwable bug) {
             CommitDriver.addSuppressed(t, bug);
-            driver.endAttempt(AbortCause.INTERNAL_FAILURE, t);
+            endAttempt(AbortCause.INTERNAL_FAILURE, t);
             throw CommitDriver.sneakyThrow(t);
         }
         if (!current) {
             return AbortCause.INCONSISTENT_READ;
         }
-        driver.endAttempt(AbortCause.USER_EXCEPTION, t);
+        endAttempt(AbortCause.USER_EXCEPTION, t);
         throw CommitDriver.sneakyThrow(t);
     }
 
     private <T> T joinNested(TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly) {
-        final TxnContext txn = this.txn;
+        final TxnContext txn = txn();
         txn.checkActive();
         // A read-only block inside a writing transaction makes the transaction read-only for
         // the block's duration: a write in it throws, as it would at the top level.
@@ -291,10 +293,5 @@ final class RetryLoop {
         } finally {
             txn.readOnly = outer;
         }
-    }
-
-    /** @return true if every read of the running attempt is still current (side-effect free) */
-    boolean readsCurrent() {
-        return driver.isReadSetCurrent();
     }
 }

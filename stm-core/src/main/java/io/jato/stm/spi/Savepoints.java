@@ -143,7 +143,7 @@ final class Savepoints {
         }
         boolean current;
         try {
-            current = txn.loop.readsCurrent();
+            current = txn.isReadSetCurrent();
         } catch (Throwable bug) {
             merge(level, txn);
             CommitDriver.addSuppressed(t, bug);

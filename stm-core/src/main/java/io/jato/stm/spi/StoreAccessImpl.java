@@ -34,10 +34,10 @@ final class StoreAccessImpl extends StoreAccess {
     public <T> T execute(TxnContext c, TxnType type, TxnFunction<T> fn, TxnRunnable body, boolean declaredReadOnly) {
         StoreContexts pool = c.pool;
         if (pool == null || c.status != TxnContext.IDLE) {
-            return c.loop.execute(type, fn, body, declaredReadOnly);
+            return c.execute(type, fn, body, declaredReadOnly);
         }
         try {
-            return c.loop.execute(type, fn, body, declaredReadOnly);
+            return c.execute(type, fn, body, declaredReadOnly);
         } finally {
             pool.release(c);
         }
@@ -49,7 +49,7 @@ final class StoreAccessImpl extends StoreAccess {
         long outer = c.maxStalenessNanos;
         c.maxStalenessNanos = maxStalenessNanos;
         try {
-            return c.loop.execute(type, fn, null, true);
+            return c.execute(type, fn, null, true);
         } finally {
             c.maxStalenessNanos = outer;
         }

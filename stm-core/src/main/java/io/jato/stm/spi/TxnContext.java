@@ -24,15 +24,18 @@ import java.util.function.Consumer;
 /*
  * The transaction as data types and protocols see it: one object per (platform thread, store),
  * reused by every transaction of that thread in that store, or one of the store's pool, which a
- * virtual thread borrows for one outermost transaction (internal.StoreContexts). It is a facade
- * over small package-private classes of this package, each with one job:
+ * virtual thread borrows for one outermost transaction (internal.StoreContexts). Its jobs are
+ * split over package-private classes of this package, each with one job; the first three are
+ * layers of this class's chain (Txn <- AccessSet <- CommitDriver <- RetryLoop <- TxnContext), so
+ * that the fields every access and commit touches are this object's own (see CommitDriver for the
+ * measurement), the others objects it holds:
  *
  *   AccessSet     the entries, their lookup, and the write / read / check lists the commit walks
- *                 (the context's superclass, so that its fields are the context's own: see there)
- *   ScratchPool   pooled per-attempt objects (Scratch)
- *   RetryLoop     attempts, retries, backoff (what Stm.atomic runs)
  *   CommitDriver  the commit phases and the rollback and failure paths
- *   TxnCounters   statistics
+ *   RetryLoop     attempts, retries, backoff (what Stm.atomic runs)
+ *   ScratchPool   pooled per-attempt objects (Scratch)
+ *   TxnCounters   statistics (read by other threads, so padded apart)
+ *   Savepoints    nested blocks and orElse
  *
  * They live in this package, not in internal, because they manage Entry's package-private state.
  * The store reaches the store-only entry points (create, execute, statistics) through
@@ -48,7 +51,7 @@ import java.util.function.Consumer;
  * <p>Data types obtain it with {@link #of(Txn, Stm)}, which checks that the transaction is active,
  * on the calling thread and in the object's store. All methods must be called by the owning thread.
  */
-public final class TxnContext extends AccessSet {
+public final class TxnContext extends RetryLoop {
     static final int IDLE = 0;
     static final int ACTIVE = 1;
     static final int DOOMED = 2;
@@ -67,7 +70,6 @@ public final class TxnContext extends AccessSet {
      */
     private final WeakReference<Stm> stm;
     private final String storeName;
-    private final ConcurrencyControl cc;
     private final Object ccState;
     /** In a store that mixes protocols: each domain's protocol state (set by MixedControl.newTxnState), else null. */
     Object[] childStates;
@@ -84,8 +86,6 @@ public final class TxnContext extends AccessSet {
     /** Position in the store's list of contexts; guarded by the store's {@link StoreContexts}. */
     int storeIndex;
     private final ScratchPool scratch = new ScratchPool();
-    final TxnCounters counters;
-    final RetryLoop loop;
     /** The adapters of the primitive and checked transaction forms. */
     final BodyAdapters bodies = new BodyAdapters();
 
@@ -94,15 +94,10 @@ public final class TxnContext extends AccessSet {
      * store's). Set with {@link #owner}; null while a pooled context is idle.
      */
     ThreadTransactions thread;
-    /** True if the protocol declared {@link Capabilities.Feature#REMOTE_ABORT}. */
-    final boolean remoteAborts;
     /** The protocol validates every read ({@link ConcurrencyControl#validatesEveryRead}): declared read-only attempts keep read logs. */
     final boolean readLogs;
     /** The protocol {@link ConcurrencyControl#logsReadWords logs read words}: read logs log value cells' reads as words. */
     final boolean wordLogs;
-    /** The store is opaque ({@link Stm.Builder#opacity}): reads re-validate when the commit counter moved. */
-    final boolean opaque;
-    private final ProtocolContext protocolContext;
 
     // The attempt's state; owner thread only (the retry loop and the commit driver write it).
     int status = IDLE;
@@ -190,25 +185,16 @@ public final class TxnContext extends AccessSet {
     /** Created by the store, through {@link io.jato.stm.internal.StoreAccess}. */
     TxnContext(Stm stm, ConcurrencyControl cc, ProtocolContext protocolContext, boolean statistics, long[] settings,
                StoreContexts pool) {
+        super(cc, protocolContext, statistics, settings);
         this.stm = new WeakReference<>(stm);
         this.storeName = stm.name();
-        this.cc = cc;
-        this.protocolContext = protocolContext;
         this.pool = pool;
         if (pool == null) {
             this.owner = Thread.currentThread();
             this.thread = ThreadTransactions.current();
         }
-        this.remoteAborts = protocolContext.capabilities().has(Capabilities.Feature.REMOTE_ABORT);
         this.readLogs = cc.validatesEveryRead();
         this.wordLogs = readLogs && cc.logsReadWords();
-        this.opaque = settings[5] != 0;
-        this.counters = new TxnCounters(statistics);
-        CommitDriver driver = new CommitDriver(this, cc, protocolContext, counters);
-        Backoff backoff = new Backoff(settings[0], settings[1],
-                System.nanoTime() ^ ((long) System.identityHashCode(this) << 32));
-        this.loop = new RetryLoop(this, driver, counters, backoff, (int) settings[2], (int) settings[3],
-                protocolContext.escalation, settings[4]);
         Object state = cc.newTxnState(this);
         try {
             protocolContext.registerTxnState(state);
@@ -421,7 +407,7 @@ public final class TxnContext extends AccessSet {
         if (hasDeadline && System.nanoTime() - deadline >= 0) {
             throw timedOut(null);
         }
-        if (!loop.readsCurrent()) {
+        if (!isReadSetCurrent()) {
             throw rollback(AbortCause.READ_VALIDATION);
         }
     }
@@ -442,7 +428,7 @@ public final class TxnContext extends AccessSet {
     private void opaqueCheck() {
         long c = protocolContext.commits.current();
         if (c != validAt) {
-            if (!loop.readsCurrent()) {
+            if (!isReadSetCurrent()) {
                 throw rollback(AbortCause.READ_VALIDATION);
             }
             validAt = c;
