@@ -114,7 +114,7 @@ abstract class RetryLoop extends CommitDriver {
                         body.run(txn);
                     }
                     if (txn.pendingHooks != 0 && txn.status == TxnContext.ACTIVE) {
-                        txn.runBeforeCommit();
+                        runBeforeCommit();
                     }
                     // DOOMED here: the body caught the rollback signal and returned normally.
                     cause = txn.status == TxnContext.DOOMED ? txn.doomCause : null;
@@ -149,7 +149,7 @@ abstract class RetryLoop extends CommitDriver {
                         txn.escalated = false;
                         escalation.release();
                     }
-                    txn.awaitRetry(backoff);
+                    txn.retryWait.await(backoff);
                     continue;
                 }
                 conflicts++;
@@ -180,9 +180,9 @@ abstract class RetryLoop extends CommitDriver {
             // The attempt ended by a throw (the body's exception, an abort, a failure): its
             // after-rollback hooks still run, and what they throw is suppressed into t.
             if (txn.pendingHooks != 0) {
-                CommitDriver.addSuppressed(t, txn.runAfterRollback(txn.endCause));
+                CommitDriver.addSuppressed(t, runAfterRollback(txn.endCause));
             }
-            txn.disarmWait();
+            txn.retryWait.disarm();
             throw t;
         } finally {
             if (txn.escalated) {
@@ -202,7 +202,7 @@ abstract class RetryLoop extends CommitDriver {
     private void afterCommitted(ThreadTransactions thread) {
         final TxnContext txn = txn();
         thread.busy = false;
-        Throwable failure = txn.runAfterCommit();
+        Throwable failure = runAfterCommit();
         if (failure != null) {
             throw CommitDriver.sneakyThrow(failure);
         }
@@ -211,9 +211,54 @@ abstract class RetryLoop extends CommitDriver {
     /** Runs the after-rollback hooks of an attempt that will be retried; a failure ends the transaction. */
     private void afterRolledBack(AbortCause cause) {
         final TxnContext txn = txn();
-        Throwable failure = txn.runAfterRollback(cause);
+        Throwable failure = runAfterRollback(cause);
         if (failure != null) {
             throw CommitDriver.sneakyThrow(failure);
+        }
+    }
+
+    /** Runs the attempt's before-commit hooks (the retry loop, after the body returned normally). */
+    private void runBeforeCommit() {
+        final TxnContext txn = txn();
+        txn.hooks.runBefore(txn);
+    }
+
+    /**
+     * Runs the after-commit hooks of the transaction that just committed (context idle, locks
+     * released) and drops every registration; returns the first failure, or null. The lists are
+     * detached while they run: a hook may run a transaction of this store, which registers into
+     * lists of its own.
+     */
+    private Throwable runAfterCommit() {
+        final TxnContext txn = txn();
+        TxnHooks h = txn.hooks;
+        txn.pendingHooks = 0;
+        txn.hooks = null;
+        try {
+            return h.runAfter();
+        } finally {
+            h.clear();
+            if (txn.hooks == null) {
+                txn.hooks = h;
+            }
+        }
+    }
+
+    /**
+     * Runs the after-rollback hooks of the attempt that just ended with {@code cause} and drops
+     * every registration; returns the first failure, or null. Meanwhile the context refuses to be
+     * used or joined.
+     */
+    private Throwable runAfterRollback(AbortCause cause) {
+        final TxnContext txn = txn();
+        TxnHooks h = txn.hooks;
+        txn.pendingHooks = 0;
+        txn.status = TxnContext.HOOKS;
+        try {
+            return h.runRollback(cause);
+        } finally {
+            h.clear();
+            txn.status = TxnContext.IDLE;
         }
     }
 

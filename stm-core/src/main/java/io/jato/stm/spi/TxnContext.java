@@ -6,19 +6,15 @@ import io.jato.stm.RollbackSignal;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
 import io.jato.stm.TxnFunction;
-import io.jato.stm.TxnInterruptedException;
 import io.jato.stm.TxnRunnable;
 import io.jato.stm.TxnTimeoutException;
 import io.jato.stm.TxnType;
-import io.jato.stm.internal.Backoff;
 import io.jato.stm.internal.StoreContexts;
-import io.jato.stm.internal.Tunables;
 
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /*
@@ -36,6 +32,8 @@ import java.util.function.Consumer;
  *   ScratchPool   pooled per-attempt objects (Scratch)
  *   TxnCounters   statistics (read by other threads, so padded apart)
  *   Savepoints    nested blocks and orElse
+ *   RetryWait     the wait of a blocking retry
+ *   TxnHooks      before-commit, after-commit and after-rollback hooks (the retry loop runs them)
  *
  * They live in this package, not in internal, because they manage Entry's package-private state.
  * The store reaches the store-only entry points (create, execute, statistics) through
@@ -134,17 +132,13 @@ public final class TxnContext extends RetryLoop {
      */
     int pendingHooks;
     /** The hook lists, created on first registration and reused by later transactions. */
-    private TxnHooks hooks;
+    TxnHooks hooks;
     /** Why the last attempt rolled back (set by the commit driver; read by after-rollback hooks). */
     AbortCause endCause;
 
-    // Blocking retry and orElse; see WaitRegistry. Owner thread only.
-    /** This thread's wait in retry, created on its first retry. */
-    private WaitRegistry.Waiter waiter;
-    /** The deadline retryFor set, in System.nanoTime() terms, valid for transaction {@link #deadlineTxn}. */
-    private long retryDeadline;
-    /** The transaction (its first attempt's id) that set {@link #retryDeadline}; -1 for none. */
-    private long deadlineTxn = -1;
+    // Blocking retry and orElse. Owner thread only.
+    /** The wait of Txn.retry and retryFor. */
+    final RetryWait retryWait = new RetryWait(this);
     /** Nesting depth of orElse alternatives that may still be skipped (Savepoints.orElse sets it). */
     int altDepth;
     /** Set by a retry that skips to the next alternative of the innermost orElse. */
@@ -219,9 +213,7 @@ public final class TxnContext extends RetryLoop {
     /** A virtual thread took this pooled context from the pool: it owns it until {@link #unbind}. */
     void bind() {
         Thread t = Thread.currentThread();
-        if (waiter != null && waiter.thread != t) {
-            waiter = null; // a retry's waiter wakes its thread: the next one is made for this thread
-        }
+        retryWait.bind(t);
         owner = t;
         thread = ThreadTransactions.current();
     }
@@ -375,14 +367,7 @@ public final class TxnContext extends RetryLoop {
         if (timeout < 0) {
             throw new IllegalArgumentException("retryFor timeout must be >= 0, got " + timeout + " " + unit);
         }
-        long now = System.nanoTime();
-        long txnId = attemptId - attempt;
-        if (deadlineTxn != txnId) {
-            deadlineTxn = txnId;
-            long nanos = unit.toNanos(timeout);
-            retryDeadline = now + Math.min(nanos, Long.MAX_VALUE / 4);
-        }
-        if (retryDeadline - now > 0) {
+        if (retryWait.beforeDeadline(timeout, unit)) {
             throw retryNow();
         }
     }
@@ -446,90 +431,13 @@ public final class TxnContext extends RetryLoop {
             altRetry = true;
             throw RollbackSignal.INSTANCE;
         }
-        if (readCount() == 0 && deadlineTxn != attemptId - attempt) {
+        if (readCount() == 0 && !retryWait.hasDeadline()) {
             throw new IllegalStateException("retry() in a transaction of store '" + storeName + "' that has read"
                     + " nothing: no commit could ever wake it (retry after reading the state you wait for)");
         }
-        armWait();
+        retryWait.arm();
         throw rollback(AbortCause.RETRY);
     }
-
-    /**
-     * Registers this thread as waiting on the stripes of every item the attempt read, then
-     * re-validates the reads: if one changed already the wait is over before it starts.
-     */
-    private void armWait() {
-        WaitRegistry.Waiter w = waiter;
-        if (w == null) {
-            waiter = w = new WaitRegistry.Waiter(owner);
-        }
-        w.reset();
-        int n = readCount();
-        for (int k = 0; k < n; k++) {
-            w.add(readAt(k).item);
-        }
-        WaitRegistry waits = protocolContext.waits;
-        waits.register(w);
-        try {
-            for (int k = 0; k < n; k++) {
-                if (!cc.isCurrent(this, readAt(k))) {
-                    w.woken = true;
-                    break;
-                }
-            }
-        } catch (Throwable t) {
-            waits.deregister(w);
-            throw t;
-        }
-    }
-
-    /**
-     * Waits, after an attempt that retried ended, until a commit wakes this thread, the retry
-     * deadline passes, or {@code jato.retryRecheckMillis} (50 ms) elapse (a write outside
-     * transactions may have changed a read
-     * item: the body runs again and decides). Throws {@link TxnInterruptedException} if the
-     * thread is interrupted. Always leaves the registry.
-     */
-    void awaitRetry(Backoff backoff) {
-        WaitRegistry.Waiter w = waiter;
-        if (w == null || !w.registered) {
-            return;
-        }
-        try {
-            backoff.restoreInterrupt();
-            long end = System.nanoTime() + RETRY_RECHECK_NANOS;
-            if (deadlineTxn == attemptId - attempt && retryDeadline - end < 0) {
-                end = retryDeadline;
-            }
-            if (hasDeadline && deadline - end < 0) {
-                // The retry loop throws TxnTimeoutException before the next attempt.
-                end = deadline;
-            }
-            while (!w.woken) {
-                if (Thread.currentThread().isInterrupted()) {
-                    throw new TxnInterruptedException("interrupted while a transaction of store '" + storeName
-                            + "' waited in retry; it was rolled back");
-                }
-                long left = end - System.nanoTime();
-                if (left <= 0) {
-                    break;
-                }
-                LockSupport.parkNanos(w, left);
-            }
-        } finally {
-            protocolContext.waits.deregister(w);
-        }
-    }
-
-    /** Leaves the registry if a retry armed a wait that will not be awaited (the transaction ended by a throw). */
-    void disarmWait() {
-        if (waiter != null) {
-            protocolContext.waits.deregister(waiter);
-        }
-    }
-
-    /** How long a retry waits at most before the body runs again (writes outside transactions wake nobody). */
-    private static final long RETRY_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(Tunables.RETRY_RECHECK_MILLIS);
 
     @Override
     public <T> T orElse(TxnFunction<T> first, TxnFunction<T> second) {
@@ -587,48 +495,6 @@ public final class TxnContext extends RetryLoop {
         }
         pendingHooks++;
         return h;
-    }
-
-    /** Runs the attempt's before-commit hooks (the retry loop, after the body returned normally). */
-    void runBeforeCommit() {
-        hooks.runBefore(this);
-    }
-
-    /**
-     * Runs the after-commit hooks of the transaction that just committed (context idle, locks
-     * released) and drops every registration; returns the first failure, or null. The lists are
-     * detached while they run: a hook may run a transaction of this store, which registers into
-     * lists of its own.
-     */
-    Throwable runAfterCommit() {
-        TxnHooks h = hooks;
-        pendingHooks = 0;
-        hooks = null;
-        try {
-            return h.runAfter();
-        } finally {
-            h.clear();
-            if (hooks == null) {
-                hooks = h;
-            }
-        }
-    }
-
-    /**
-     * Runs the after-rollback hooks of the attempt that just ended with {@code cause} and drops
-     * every registration; returns the first failure, or null. Meanwhile the context refuses to be
-     * used or joined.
-     */
-    Throwable runAfterRollback(AbortCause cause) {
-        TxnHooks h = hooks;
-        pendingHooks = 0;
-        status = HOOKS;
-        try {
-            return h.runRollback(cause);
-        } finally {
-            h.clear();
-            status = IDLE;
-        }
     }
 
     // ------------------------------------------------------------------ SPI for data types
