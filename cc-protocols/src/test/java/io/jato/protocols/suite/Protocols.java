@@ -61,7 +61,13 @@ public final class Protocols {
         return Stream.concat(names.stream(), VARIANTS.stream().filter(v -> names.contains(protocolName(v))));
     }
 
-    /** Separates a protocol's name from the boolean options a variant turns on: {@code "mvcc/updaterDeltas"}. */
+    /** Separates a variant's option from its value: {@code "updaterDeltas=contended"}. */
+    public static final String VARIANT_VALUE = "=";
+
+    /**
+     * Separates a protocol's name from the options a variant sets: {@code "mvcc/updaterDeltas"} turns
+     * a boolean option on, {@code "mvcc/updaterDeltas=contended"} gives it a value.
+     */
     public static final String VARIANT_SEPARATOR = "/";
 
     /**
@@ -69,9 +75,14 @@ public final class Protocols {
      * options that send transactions down other code paths. {@code mvcc/updaterDeltas} makes
      * records' {@code @Commutative} updaters and hash maps' commutative updaters delta versions
      * (off by default), so the contract, bank, nesting and fault-injection suites reach the delta
-     * groups' prepare, publish and failure paths.
+     * groups' prepare, publish and failure paths. {@code mvcc/updaterDeltas=contended} makes them
+     * delta versions only in a retry or where a group is already open, so the suites also run
+     * first attempts that join the groups retries opened, beside exclusive writes of the same items.
      */
-    public static final List<String> VARIANTS = List.of("mvcc" + VARIANT_SEPARATOR + "updaterDeltas");
+    public static final List<String> VARIANTS = List.of(
+            "mvcc" + VARIANT_SEPARATOR + "updaterDeltas",
+            "mvcc" + VARIANT_SEPARATOR + "updaterDeltas" + VARIANT_VALUE + "contended");
+
 
     /** @return the registered protocol of a single spec: {@code spec} without its variant's options */
     public static String protocolName(String spec) {
@@ -79,12 +90,20 @@ public final class Protocols {
         return v < 0 ? spec : spec.substring(0, v);
     }
 
-    /** @return the options (each set to true) a single spec's variant turns on, by unqualified name */
+    /**
+     * @return the options a single spec's variant sets, by unqualified name: {@code name=value}
+     *         gives the value, a bare {@code name} means true
+     */
     public static Map<String, String> variantOptions(String spec) {
         Map<String, String> options = new LinkedHashMap<>();
         String[] parts = spec.split(Pattern.quote(VARIANT_SEPARATOR));
         for (int i = 1; i < parts.length; i++) {
-            options.put(parts[i], "true");
+            int eq = parts[i].indexOf(VARIANT_VALUE);
+            if (eq < 0) {
+                options.put(parts[i], "true");
+            } else {
+                options.put(parts[i].substring(0, eq), parts[i].substring(eq + 1));
+            }
         }
         return options;
     }
