@@ -1,5 +1,6 @@
 # Groups perfasm's sampled instructions by the phase of the transaction their inlining chain
-# names. Usage: python3 phase.py PERFASM_OUTPUT NS_PER_OP (see ../2026-11-perfasm.md).
+# names. Usage: python3 phase.py PERFASM_OUTPUT NS_PER_OP [--by-method] (see ../2026-11-perfasm.md);
+# with --by-method, by the innermost inlined method instead (Class::method).
 import re,sys,collections
 # phase of an instruction: the first rule whose pattern occurs in its frame chain (innermost first)
 RULES=[('finish+clear',r'finishAndClear|::clear:|recycleAll'),
@@ -8,7 +9,7 @@ RULES=[('finish+clear',r'finishAndClear|::clear:|recycleAll'),
        ('begin',r'::begin:|Events::beginTransaction|TxnCounters::type'),
        ('body',r'Lambda|BenchAccount|CounterBenchmark::|RecordBenchmark::'),
        ('commit other',r'::commit:'),('execute other',r'::execute:')]
-f=sys.argv[1]; ns=float(sys.argv[2])
+f=sys.argv[1]; ns=float(sys.argv[2]); by_method='--by-method' in sys.argv[3:]
 lines=open(f).read().split('\n'); tot=collections.Counter(); cur=[]; inreg=False
 for i,l in enumerate(lines):
     if 'Hottest Region' in l and '[' in l: inreg=True; continue
@@ -24,8 +25,11 @@ for i,l in enumerate(lines):
         if mm: fr.append(mm.group(1).split('.')[-1]+':'+(mm.group(3) or '?'))
     if fr: cur=fr
     chain=' '.join(cur); ph='other'
-    for name,pat in RULES:
-        if re.search(pat,chain): ph=name; break
+    if by_method:
+        ph=cur[0].rsplit(':',1)[0] if cur else 'other'
+    else:
+        for name,pat in RULES:
+            if re.search(pat,chain): ph=name; break
     tot[ph]+=float(m.group(1)) if m else 0
 s=sum(tot.values())
 for k,v in sorted(tot.items(),key=lambda x:-x[1]): print('%-16s %5.1f%%  %5.1f ns'%(k,v,v*ns/100))

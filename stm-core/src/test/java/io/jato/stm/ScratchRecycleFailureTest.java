@@ -66,14 +66,18 @@ class ScratchRecycleFailureTest {
         assertSame(user, thrown, "the body's exception is the primary one");
         assertEquals("recycle failed", thrown.getSuppressed()[0].getMessage());
         int otherRecycles = other[0].recycles;
-        // The thread works on, and each attempt recycles exactly what it borrowed, once.
+        // The thread works on, and each attempt recycles exactly what it borrowed, once: the
+        // kind the failed recycle did not reach starts again from its first pooled object.
+        Other[] again = new Other[1];
         for (int i = 0; i < 3; i++) {
             stm.run(t -> {
                 TxnContext ctx = TxnContext.of(t, stm);
                 ctx.borrow(FAULTY);
+                again[0] = ctx.borrow(OTHER);
             });
+            assertSame(other[0], again[0], "the pool handed out a second object of a kind this attempt borrowed once");
         }
-        assertEquals(otherRecycles, other[0].recycles, "an object this thread did not borrow again was recycled again");
+        assertEquals(otherRecycles + 3, other[0].recycles, "each attempt that borrowed the object recycles it once");
         Faulty f = Faulty.made.get(0);
         assertEquals(4, f.recycles);
         assertTrue(Faulty.made.size() == 1, "the pool reuses its one object: " + Faulty.made.size());

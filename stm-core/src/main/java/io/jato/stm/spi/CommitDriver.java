@@ -36,11 +36,11 @@ import io.jato.stm.internal.jfr.Events;
 
 /**
  * The commit driver of a {@link TxnContext}: commits and rolls back its attempts. A layer of the
- * context's class chain ({@code Txn} &lt;- {@link AccessSet} &lt;- {@code CommitDriver} &lt;-
- * {@link RetryLoop} &lt;- {@code TxnContext}), so that the driver's fields and the access set it
+ * context's class chain ({@code Txn} &lt;- {@link AccessSet} &lt;- {@link ScratchPool} &lt;-
+ * {@code CommitDriver} &lt;- {@link RetryLoop} &lt;- {@code TxnContext}), so that the driver's fields and the access set it
  * walks are the context's own (see the note above the class). Owner thread only.
  */
-abstract class CommitDriver extends AccessSet {
+abstract class CommitDriver extends ScratchPool {
     private static final int PHASE_LOCK = 0;
     private static final int PHASE_VALIDATE = 1;
     private static final int PHASE_CHECK = 2;

@@ -21,15 +21,15 @@ import java.util.function.Consumer;
  * The transaction as data types and protocols see it: one object per (platform thread, store),
  * reused by every transaction of that thread in that store, or one of the store's pool, which a
  * virtual thread borrows for one outermost transaction (internal.StoreContexts). Its jobs are
- * split over package-private classes of this package, each with one job; the first three are
- * layers of this class's chain (Txn <- AccessSet <- CommitDriver <- RetryLoop <- TxnContext), so
- * that the fields every access and commit touches are this object's own (see CommitDriver for the
- * measurement), the others objects it holds:
+ * split over package-private classes of this package, each with one job; the first four are
+ * layers of this class's chain (Txn <- AccessSet <- ScratchPool <- CommitDriver <- RetryLoop <-
+ * TxnContext), so that the fields every access and commit touches are this object's own (see
+ * CommitDriver for the measurement), the others objects it holds:
  *
  *   AccessSet     the entries, their lookup, and the write / read / check lists the commit walks
+ *   ScratchPool   pooled per-attempt objects (Scratch)
  *   CommitDriver  the commit phases and the rollback and failure paths
  *   RetryLoop     attempts, retries, backoff (what Stm.atomic runs)
- *   ScratchPool   pooled per-attempt objects (Scratch)
  *   TxnCounters   statistics (read by other threads, so padded apart)
  *   Savepoints    nested blocks and orElse
  *   RetryWait     the wait of a blocking retry
@@ -83,7 +83,6 @@ public final class TxnContext extends RetryLoop {
     final StoreContexts pool;
     /** Position in the store's list of contexts; guarded by the store's {@link StoreContexts}. */
     int storeIndex;
-    private final ScratchPool scratch = new ScratchPool();
     /** The adapters of the primitive and checked transaction forms. */
     final BodyAdapters bodies = new BodyAdapters();
 
@@ -925,7 +924,7 @@ public final class TxnContext extends RetryLoop {
      * while the pool grows to the largest number of such objects one transaction uses.
      */
     public <T extends Scratch.Pooled> T borrow(Scratch<T> kind) {
-        return scratch.borrow(kind);
+        return borrowScratch(kind);
     }
 
     /** Asks for {@link TxParticipant#check} on {@code e} during commit validation. */
@@ -1026,7 +1025,7 @@ public final class TxnContext extends RetryLoop {
             clearSet();
         } finally {
             try {
-                scratch.recycleAll();
+                recycleAll();
             } finally {
                 status = IDLE;
             }
