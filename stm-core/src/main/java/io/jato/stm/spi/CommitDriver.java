@@ -50,6 +50,7 @@ abstract class CommitDriver extends ScratchPool {
 
     /** The store's protocol: a final class per store, so every hook call below is monomorphic. */
     final ConcurrencyControl cc;
+    /** The store's shared services (wait registry, commit counter, epoch, escalation gate); set once at creation. */
     final ProtocolContext protocolContext;
     /** Statistics: an object of their own, padded, since other threads read them. */
     final TxnCounters counters;

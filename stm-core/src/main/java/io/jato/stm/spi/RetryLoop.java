@@ -29,7 +29,7 @@ abstract class RetryLoop extends CommitDriver {
     /** The body's exception, or an internal failure: the throwable the caller receives. */
     private static final String OUTCOME_EXCEPTION = "exception";
 
-    final Backoff backoff;
+    private final Backoff backoff;
     private final int maxAttempts;
     /** Aborts after which a transaction takes the store's escalation token (0: never). */
     private final int escalateAfter;
@@ -200,7 +200,6 @@ abstract class RetryLoop extends CommitDriver {
 
     /** Runs the after-commit hooks outside the finished transaction; rethrows the first failure. */
     private void afterCommitted(ThreadTransactions thread) {
-        final TxnContext txn = txn();
         thread.busy = false;
         Throwable failure = runAfterCommit();
         if (failure != null) {
@@ -210,7 +209,6 @@ abstract class RetryLoop extends CommitDriver {
 
     /** Runs the after-rollback hooks of an attempt that will be retried; a failure ends the transaction. */
     private void afterRolledBack(AbortCause cause) {
-        final TxnContext txn = txn();
         Throwable failure = runAfterRollback(cause);
         if (failure != null) {
             throw CommitDriver.sneakyThrow(failure);

@@ -7,7 +7,7 @@ import java.util.Arrays;
  * RetryLoop <- TxnContext), not an object the context holds, for the reason CommitDriver gives:
  * every updater and every buffered map write borrows here, and every attempt that borrowed
  * recycles here, so the pool's arrays are one load closer as fields of the context: writes that
- * borrow ran 3-5% faster in JMH than with the pool an object of its own
+ * borrow ran 2-5% faster in JMH than with the pool an object of its own
  * (docs/benchmarks/2026-11-perfasm.md, "Scratch pool as a layer too").
  */
 
