@@ -13,9 +13,14 @@ import java.util.Arrays;
  * Where a store's transactions get their context (TxnContext: the access set, counters, protocol
  * state, about 7 KB). Two sources, chosen per call by the kind of the calling thread:
  *
- *  - A platform thread keeps one context per store for its life, found with one ThreadLocal lookup
- *    per transaction, as before virtual threads: the hot path is unchanged (one type check of the
- *    thread added in front, folded to nothing on JDK 17).
+ *  - A platform thread keeps one context per store for its life. It finds it in a table indexed by
+ *    its thread id (byThread below): the id, one array element and a compare of the element's owner
+ *    with the calling thread. Only a thread whose slot another live thread holds goes on to the
+ *    ThreadLocal that keeps every platform context. The ThreadLocal lookup had been the transaction's
+ *    largest single cost after the lock: about 6.7 ns of a 75 ns record update in the instruction
+ *    profile (its map, the entry's weak referent, the value), against three dependent loads here
+ *    (docs/benchmarks/2026-11-perfasm.md, "Finding the context by thread id"). One type check of
+ *    the thread comes first, folded to nothing on JDK 17.
  *  - A virtual thread borrows a context from the store's pool at its outermost transaction and
  *    gives it back when that transaction ends, however it ends (StoreAccess.execute's finally).
  *    Nested blocks find the borrowed context through the thread's ThreadTransactions record (the
@@ -23,6 +28,13 @@ import java.util.Arrays;
  *    transactions holds no context: only that small record. The pool is a lock-free bounded queue
  *    (JCTools' MpmcAtomicArrayQueue: no Unsafe, no allocation per operation); a borrow from an empty pool creates a context, a return to a full one
  *    drops it (its state leaves the protocol's registry, its counters join the retired totals).
+ *
+ * Why the table needs no fence: a reader accepts an element only if the element's owner is the
+ * calling thread itself, and a platform context's owner is written once, in its constructor, by
+ * the thread that creates it for itself. So an element the reader sees half-published (its owner
+ * still null), another thread's, or a dead thread's is simply a miss. Elements are written under
+ * this object's monitor (registration, sweeps); the array grows to twice the platform contexts,
+ * so that threads of one pool, whose ids are mostly consecutive, rarely share a slot.
  *
  * Registration is O(1): the protocol's registry takes a vacant slot (TxnStateRegistry), and the
  * statistics list below appends, removes by swapping the last element in, and sweeps the contexts
@@ -38,14 +50,23 @@ import java.util.Arrays;
 public final class StoreContexts {
     private static final StoreAccess ACCESS = StoreAccess.get();
     private static final int SLOTS = Stm.COUNTER_SLOTS;
+    private static final int MIN_BY_THREAD = 16;
+    /** Largest table: past 4,096 platform threads on one store, the ones that collide use the ThreadLocal. */
+    private static final int MAX_BY_THREAD = 1 << 13;
 
     private final Stm stm;
     private final ConcurrencyControl cc;
     private final ProtocolContext protocolContext;
     private final boolean statistics;
     private final long[] settings;
-    /** Platform threads' contexts. */
+    /** Platform threads' contexts, every one of them (the fallback of {@link #byThread}). */
     private final ThreadLocal<TxnContext> platform = new ThreadLocal<>();
+    /**
+     * Platform contexts by their thread's id modulo the length (a power of two); null where no
+     * live thread's context sits. Written under this object's monitor, the array replaced when it
+     * grows; read by any thread without synchronization (see the note at the top of the file).
+     */
+    private TxnContext[] byThread = new TxnContext[MIN_BY_THREAD];
     /** Idle pooled contexts. */
     private final MpmcAtomicArrayQueue<TxnContext> idle;
 
@@ -79,11 +100,19 @@ public final class StoreContexts {
      * {@link StoreAccess#execute} returns when the transaction ends.
      */
     public TxnContext context() {
-        if (VirtualThreads.isVirtual(Thread.currentThread())) {
+        Thread t = Thread.currentThread();
+        if (VirtualThreads.isVirtual(t)) {
             return borrow();
         }
-        TxnContext c = platform.get();
+        TxnContext c = platformContext(t);
         return c != null ? c : newPlatformContext();
+    }
+
+    /** @return platform thread {@code t}'s context of this store (t is the calling thread), or null */
+    private TxnContext platformContext(Thread t) {
+        TxnContext[] table = byThread;
+        TxnContext c = table[(int) t.getId() & (table.length - 1)];
+        return c != null && ACCESS.owner(c) == t ? c : platform.get();
     }
 
     /**
@@ -91,10 +120,11 @@ public final class StoreContexts {
      *         virtual thread's borrowed one while its transaction of this store runs; else null
      */
     public TxnContext current() {
-        if (VirtualThreads.isVirtual(Thread.currentThread())) {
+        Thread t = Thread.currentThread();
+        if (VirtualThreads.isVirtual(t)) {
             return ACCESS.running(this);
         }
-        return platform.get();
+        return platformContext(t);
     }
 
     private TxnContext borrow() {
@@ -137,9 +167,42 @@ public final class StoreContexts {
                 sweepAt = Math.max(16, count * 2);
             }
             add(c);
+            putByThread(c);
         }
         platform.set(c);
         return c;
+    }
+
+    /**
+     * Puts the calling thread's new platform context {@code c} in its slot of {@link #byThread},
+     * unless a live thread's context sits there; grows the table first if the platform contexts
+     * outnumber half its slots. Caller holds this.
+     */
+    private void putByThread(TxnContext c) {
+        TxnContext[] table = byThread;
+        if (count * 2 > table.length && table.length < MAX_BY_THREAD) {
+            // Allocated before anything changes: an OutOfMemoryError leaves the old table in use.
+            TxnContext[] grown = new TxnContext[Math.min(MAX_BY_THREAD, Integer.highestOneBit(count) << 2)];
+            for (int i = 0; i < count; i++) {
+                TxnContext o = all[i];
+                if (!ACCESS.pooled(o)) {
+                    place(grown, o);
+                }
+            }
+            byThread = grown;
+            return; // c is among all[] and was placed with the others
+        }
+        place(table, c);
+    }
+
+    /** Puts platform context {@code c} in its thread's slot of {@code table} unless a live thread's context is there. */
+    private static void place(TxnContext[] table, TxnContext c) {
+        Thread owner = ACCESS.owner(c);
+        int slot = (int) owner.getId() & (table.length - 1);
+        TxnContext there = table[slot];
+        if (there == null || !ACCESS.owner(there).isAlive()) {
+            table[slot] = c;
+        }
     }
 
     /** Caller holds this. */
@@ -155,6 +218,13 @@ public final class StoreContexts {
     private void remove(TxnContext c) {
         ACCESS.addStatisticsTo(c, retired);
         ACCESS.addTypeStatisticsTo(c, retiredByType);
+        if (!ACCESS.pooled(c)) {
+            TxnContext[] table = byThread;
+            int slot = (int) ACCESS.owner(c).getId() & (table.length - 1);
+            if (table[slot] == c) {
+                table[slot] = null;
+            }
+        }
         int i = ACCESS.storeIndex(c);
         TxnContext last = all[--count];
         all[i] = last;
