@@ -29,11 +29,12 @@ import java.util.Arrays;
  *    (JCTools' MpmcAtomicArrayQueue: no Unsafe, no allocation per operation); a borrow from an empty pool creates a context, a return to a full one
  *    drops it (its state leaves the protocol's registry, its counters join the retired totals).
  *
- * Why the table needs no fence: a reader accepts an element only if the element's owner is the
+ * Why the table's elements need no fence: a reader accepts an element only if the element's owner is the
  * calling thread itself, and a platform context's owner is written once, in its constructor, by
  * the thread that creates it for itself. So an element the reader sees half-published (its owner
  * still null), another thread's, or a dead thread's is simply a miss. Elements are written under
- * this object's monitor (registration, sweeps); the array grows to twice the platform contexts,
+ * this object's monitor (registration, sweeps); only the array itself is published by a volatile
+ * write when it is replaced. It grows to twice the platform contexts,
  * so that threads of one pool, whose ids are mostly consecutive, rarely share a slot.
  *
  * Registration is O(1): the protocol's registry takes a vacant slot (TxnStateRegistry), and the
@@ -63,10 +64,12 @@ public final class StoreContexts {
     private final ThreadLocal<TxnContext> platform = new ThreadLocal<>();
     /**
      * Platform contexts by their thread's id modulo the length (a power of two); null where no
-     * live thread's context sits. Written under this object's monitor, the array replaced when it
-     * grows; read by any thread without synchronization (see the note at the top of the file).
+     * live thread's context sits. Elements written under this object's monitor; the array replaced
+     * when it grows, by a volatile write, so that a reader sees a grown array whole (its length,
+     * the elements placed before it was published); read by any thread without locking (see the
+     * note at the top of the file). A volatile read is a plain load on x86.
      */
-    private TxnContext[] byThread = new TxnContext[MIN_BY_THREAD];
+    private volatile TxnContext[] byThread = new TxnContext[MIN_BY_THREAD];
     /** Idle pooled contexts. */
     private final MpmcAtomicArrayQueue<TxnContext> idle;
 
@@ -167,16 +170,20 @@ public final class StoreContexts {
                 sweepAt = Math.max(16, count * 2);
             }
             add(c);
-            putByThread(c);
         }
         platform.set(c);
+        // Last: the table is only a shortcut to what the ThreadLocal holds, so an OutOfMemoryError
+        // while it grows leaves a context the thread still finds on its next transaction.
+        synchronized (this) {
+            putByThread(c);
+        }
         return c;
     }
 
     /**
-     * Puts the calling thread's new platform context {@code c} in its slot of {@link #byThread},
-     * unless a live thread's context sits there; grows the table first if the platform contexts
-     * outnumber half its slots. Caller holds this.
+     * Puts the calling thread's new platform context {@code c} (registered in {@code all}) in its
+     * slot of {@link #byThread}, unless a live thread's context sits there; grows the table instead
+     * if the platform contexts outnumber half its slots. Caller holds this.
      */
     private void putByThread(TxnContext c) {
         TxnContext[] table = byThread;
