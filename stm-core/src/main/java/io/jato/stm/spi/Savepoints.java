@@ -40,8 +40,6 @@ final class Savepoints {
     /** The flags a rollback puts back: what a write sets, never what a read or a lock set. */
     private static final int WRITE_STATE = Entry.WRITE | Entry.UPDATE | Entry.COMMUTATIVE | Entry.CHECK | Entry.HELD;
 
-    /** Open blocks; 0 when none (all the write paths check). */
-    int depth;
     /** Serial of the innermost open block (never reused within an attempt); 0 when none. */
     private int current;
     /** Access-set size when the innermost block opened: entries below it are older. */
@@ -188,7 +186,7 @@ final class Savepoints {
         } else {
             h.counts(hooks);
         }
-        int d = depth;
+        int d = txn.openBlocks;
         if (d == serials.length) {
             grow(d * 2);
         }
@@ -204,7 +202,7 @@ final class Savepoints {
         localMarks[d] = txn.localsOpen();
         current = serial;
         currentMark = txn.size();
-        depth = d + 1;
+        txn.openBlocks = d + 1;
         return d;
     }
 
@@ -296,9 +294,9 @@ final class Savepoints {
     }
 
     /** Forgets every open block (the attempt ended). */
-    void reset() {
-        if (depth != 0 || trailTop != 0) {
-            depth = 0;
+    void reset(TxnContext txn) {
+        if (txn.openBlocks != 0 || trailTop != 0) {
+            txn.openBlocks = 0;
             current = 0;
             currentMark = 0;
             clearTrail(0);
@@ -306,7 +304,7 @@ final class Savepoints {
     }
 
     private void pop(int level, TxnContext txn) {
-        depth = level;
+        txn.openBlocks = level;
         if (level == 0) {
             current = 0;
             currentMark = 0;

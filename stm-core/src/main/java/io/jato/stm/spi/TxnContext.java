@@ -145,6 +145,12 @@ public final class TxnContext extends RetryLoop {
 
     /** Nested blocks and their undo trail (closed nesting with partial rollback). */
     final Savepoints savepoints = new Savepoints();
+    /**
+     * Open nested blocks; 0 when none. Kept here, not in {@link #savepoints} (which alone writes
+     * it): every buffered write tests it, and a field of the context costs no load of another
+     * object.
+     */
+    int openBlocks;
 
     /** The running transaction's deadline in System.nanoTime() terms, valid while {@link #hasDeadline}. */
     long deadline;
@@ -482,7 +488,7 @@ public final class TxnContext extends RetryLoop {
      *         false if no block is open, the entry is the block's own, or it was saved already
      */
     public boolean keepPending(Entry e) {
-        return savepoints.depth != 0 && savepoints.keep(e);
+        return openBlocks != 0 && savepoints.keep(e);
     }
 
     private TxnHooks hooksToRegister(Object hook) {
@@ -825,7 +831,7 @@ public final class TxnContext extends RetryLoop {
     /** Buffers a write of {@code value} to a reference cell. */
     public void writeRef(RefItem item, Object value) {
         Entry e = entry(item);
-        if (savepoints.depth != 0) {
+        if (openBlocks != 0) {
             savepoints.keep(e);
         }
         boolean first = firstWrite(e);
@@ -838,7 +844,7 @@ public final class TxnContext extends RetryLoop {
     /** Buffers a write of {@code value} to a long cell (replacing any pending commit-time add). */
     public void writeLong(LongItem item, long value) {
         Entry e = entry(item);
-        if (savepoints.depth != 0) {
+        if (openBlocks != 0) {
             savepoints.keep(e);
         }
         boolean first = firstWrite(e);
@@ -855,7 +861,7 @@ public final class TxnContext extends RetryLoop {
 
     /** Buffers a commit-time add on the entry of a long cell. */
     public void addLong(Entry e, long delta) {
-        if (savepoints.depth != 0) {
+        if (openBlocks != 0) {
             savepoints.keep(e);
         }
         boolean first = firstWrite(e);
@@ -872,7 +878,7 @@ public final class TxnContext extends RetryLoop {
      * operation, and {@link #clearUpdate} once a blind write or a materializing read replaces them.
      */
     public void markUpdate(Entry e, boolean commutative) {
-        if (savepoints.depth != 0) {
+        if (openBlocks != 0) {
             savepoints.keep(e);
         }
         int f = e.flags;
@@ -888,7 +894,7 @@ public final class TxnContext extends RetryLoop {
 
     /** The write of {@code e} is no longer operations only (see {@link #markUpdate}). */
     public void clearUpdate(Entry e) {
-        if (savepoints.depth != 0) {
+        if (openBlocks != 0) {
             savepoints.keep(e);
         }
         e.flags &= ~(Entry.UPDATE | Entry.COMMUTATIVE);
@@ -896,7 +902,7 @@ public final class TxnContext extends RetryLoop {
 
     /** Makes {@code e} a custom write of {@code value} installed by {@code participant}. */
     public void writeCustom(Entry e, TxParticipant participant, Object key, Object value) {
-        if (savepoints.depth != 0) {
+        if (openBlocks != 0) {
             savepoints.keep(e);
         }
         boolean first = firstWrite(e);
@@ -908,7 +914,7 @@ public final class TxnContext extends RetryLoop {
 
     /** Makes {@code e} a version-only write (its item gets a new version at commit). */
     public void writeVersion(Entry e) {
-        if (savepoints.depth != 0) {
+        if (openBlocks != 0) {
             savepoints.keep(e);
         }
         boolean first = firstWrite(e);
@@ -1020,7 +1026,7 @@ public final class TxnContext extends RetryLoop {
      */
     void clear() {
         try {
-            savepoints.reset();
+            savepoints.reset(this);
             clearLocals();
             clearSet();
         } finally {
