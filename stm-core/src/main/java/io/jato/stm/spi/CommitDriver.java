@@ -6,6 +6,8 @@ import io.jato.stm.RollbackSignal;
 import io.jato.stm.internal.Tunables;
 import io.jato.stm.internal.jfr.Events;
 
+import java.lang.invoke.VarHandle;
+
 /*
  * The commit driver: the same phases for every protocol (see ConcurrencyControl). Lock the write
  * set in first-write order with the protocol's own waiting policy (no sort: a lock that cannot be
@@ -37,7 +39,7 @@ import io.jato.stm.internal.jfr.Events;
 /**
  * The commit driver of a {@link TxnContext}: commits and rolls back its attempts. A layer of the
  * context's class chain ({@code Txn} &lt;- {@link AccessSet} &lt;- {@link ScratchPool} &lt;-
- * {@code CommitDriver} &lt;- {@link RetryLoop} &lt;- {@code TxnContext}), so that the driver's fields and the access set it
+ * {@code CommitDriver} &lt;- {@link RetryLoop} &lt;- {@link UserTxn} &lt;- {@code TxnContext}), so that the driver's fields and the access set it
  * walks are the context's own (see the note above the class). Owner thread only.
  */
 abstract class CommitDriver extends ScratchPool {
@@ -61,6 +63,31 @@ abstract class CommitDriver extends ScratchPool {
     /** The store's escalation token: a writing commit aborts while another transaction holds it. */
     final EscalationGate escalation;
     private int commitCount;
+    /** Serial number of the current attempt, counted per context; owner thread only (the retry loop counts it). */
+    long attemptId;
+
+    /*
+     * Remote aborts (only with a protocol that declares REMOTE_ABORT). (attemptId << 2) | state,
+     * state RUNNING, ABORT_REQUESTED or COMMIT_POINT. The owner stores attemptId << 2 with release
+     * when an attempt begins and CASes RUNNING -> COMMIT_POINT at its point of no return; another
+     * thread CASes RUNNING -> ABORT_REQUESTED for the attempt it names. Whoever's CAS wins decides
+     * whether the attempt commits: a requester never aborts an attempt past its point of no return,
+     * nor a later attempt than the one it saw.
+     */
+    private static final VarHandle REMOTE;
+    private static final long RUNNING = 0;
+    private static final long ABORT_REQUESTED = 1;
+    private static final long COMMIT_POINT = 2;
+    @SuppressWarnings("unused") // accessed through REMOTE
+    private volatile long remote;
+
+    static {
+        try {
+            REMOTE = java.lang.invoke.MethodHandles.lookup().findVarHandle(CommitDriver.class, "remote", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     CommitDriver(ConcurrencyControl cc, ProtocolContext protocolContext, boolean statistics, boolean opaque) {
         this.cc = cc;
@@ -78,6 +105,65 @@ abstract class CommitDriver extends ScratchPool {
      */
     final TxnContext txn() {
         return (TxnContext) this;
+    }
+
+    /**
+     * @return the serial number of the current attempt of this context (owner thread; a protocol
+     *         records it in its state so that another thread can name the attempt to
+     *         {@link #requestAbort})
+     */
+    public long attemptId() {
+        return attemptId;
+    }
+
+    /**
+     * Asks that attempt {@code attemptId} of this context not commit; callable from any thread, by
+     * a protocol that declared {@link Capabilities.Feature#REMOTE_ABORT} (a contention manager).
+     * The owner notices at its next poll ({@link #abortRequested()}, which the protocol's hooks
+     * call where it wants the abort to take effect, and the commit driver calls before locking),
+     * or at the latest at its point of no return, and ends the attempt with
+     * {@link AbortCause#REMOTE_ABORT}, releasing its locks. Lock-free; never blocks.
+     *
+     * @return true if the attempt will not commit; false if it already passed its point of no
+     *         return, already ended, or a later attempt runs (nothing is then changed)
+     * @throws IllegalStateException if the store's protocol did not declare REMOTE_ABORT
+     */
+    public boolean requestAbort(long attemptId) {
+        if (!remoteAborts) {
+            throw new IllegalStateException("protocol '" + cc.name() + "' did not declare REMOTE_ABORT in its capabilities");
+        }
+        long attempt = attemptId << 2;
+        for (;;) {
+            long w = (long) REMOTE.getVolatile(this);
+            if (w == (attempt | ABORT_REQUESTED)) {
+                return true;
+            }
+            if (w != (attempt | RUNNING)) {
+                return false;
+            }
+            if (REMOTE.compareAndSet(this, w, attempt | ABORT_REQUESTED)) {
+                return true;
+            }
+        }
+    }
+
+    /** @return true if another thread asked that the current attempt not commit (owner thread; a volatile load) */
+    public boolean abortRequested() {
+        return ((long) REMOTE.getVolatile(this) & 3) == ABORT_REQUESTED;
+    }
+
+    /** Begins an attempt's remote-abort word (owner; only with remote aborts). */
+    void publishAttempt() {
+        REMOTE.setRelease(this, attemptId << 2 | RUNNING);
+    }
+
+    /**
+     * Passes the point of no return (owner; only with remote aborts): false if a remote abort won,
+     * and the attempt must end with {@link AbortCause#REMOTE_ABORT}.
+     */
+    boolean passCommitPoint() {
+        long running = attemptId << 2 | RUNNING;
+        return REMOTE.compareAndSet(this, running, attemptId << 2 | COMMIT_POINT);
     }
 
     /** Commits the current attempt; returns null on success or the cause after rolling back. */

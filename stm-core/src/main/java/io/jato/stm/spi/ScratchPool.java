@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /*
  * A layer of the context's class chain (Txn <- AccessSet <- ScratchPool <- CommitDriver <-
- * RetryLoop <- TxnContext), not an object the context holds, for the reason CommitDriver gives:
+ * RetryLoop <- UserTxn <- TxnContext), not an object the context holds, for the reason CommitDriver gives:
  * every updater and every buffered map write borrows here, and every attempt that borrowed
  * recycles here, so the pool's arrays are one load closer as fields of the context: writes that
  * borrow ran 2-5% faster in JMH than with the pool an object of its own

@@ -5,31 +5,30 @@ import io.jato.stm.Capabilities;
 import io.jato.stm.RollbackSignal;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
-import io.jato.stm.TxnFunction;
-import io.jato.stm.TxnRunnable;
-import io.jato.stm.TxnTimeoutException;
 import io.jato.stm.TxnType;
 import io.jato.stm.internal.StoreContexts;
 
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 /*
  * The transaction as data types and protocols see it: one object per (platform thread, store),
  * reused by every transaction of that thread in that store, or one of the store's pool, which a
  * virtual thread borrows for one outermost transaction (internal.StoreContexts). Its jobs are
- * split over package-private classes of this package, each with one job; the first four are
+ * split over package-private classes of this package, each with one job; the first five are
  * layers of this class's chain (Txn <- AccessSet <- ScratchPool <- CommitDriver <- RetryLoop <-
- * TxnContext), so that the fields every access and commit touches are this object's own (see
- * CommitDriver for the measurement), the others objects it holds:
+ * UserTxn <- TxnContext), so that the fields every access and commit touches are this object's own
+ * (see CommitDriver for the measurement), the others objects it holds:
  *
  *   AccessSet     the entries, their lookup, and the write / read / check lists the commit walks
  *   ScratchPool   pooled per-attempt objects (Scratch)
- *   CommitDriver  the commit phases and the rollback and failure paths
+ *   CommitDriver  the commit phases, the rollback and failure paths, remote aborts
  *   RetryLoop     attempts, retries, backoff (what Stm.atomic runs)
+ *   UserTxn       what a body asks of its Txn besides reads and writes: abort, hooks, retry,
+ *                 orElse, deadlines, validate; escalation and age for protocols
+ *   TxnContext    (this class) the store's link, the attempt's state, and the SPI data types
+ *                 call to read and write
  *   TxnCounters   statistics (read by other threads, so padded apart)
  *   Savepoints    nested blocks and orElse
  *   RetryWait     the wait of a blocking retry
@@ -49,7 +48,7 @@ import java.util.function.Consumer;
  * <p>Data types obtain it with {@link #of(Txn, Stm)}, which checks that the transaction is active,
  * on the calling thread and in the object's store. All methods must be called by the owning thread.
  */
-public final class TxnContext extends RetryLoop {
+public final class TxnContext extends UserTxn {
     static final int IDLE = 0;
     static final int ACTIVE = 1;
     static final int DOOMED = 2;
@@ -113,35 +112,11 @@ public final class TxnContext extends RetryLoop {
     boolean installsComplete;
     AbortCause doomCause;
     int attempt;
-    /** Serial number of the current attempt, counted per context; owner thread only. */
-    long attemptId;
     /** The running transaction's type; owner thread only (the retry loop sets it). */
     TxnType type = TxnType.UNTYPED;
-    /** The running transaction holds the store's escalation token; owner thread only (the retry loop sets it). */
-    boolean escalated;
-    /** The running transaction's age ({@link #age}); 0 until drawn. Owner thread only; reset by the retry loop. */
-    long age;
-    /** The polls argument of the last {@link #escalatedWaits} call; owner thread. */
-    private int escalatedWaitPolls;
-    /** When the wait {@link #escalatedWaits} is timing began ({@code System.nanoTime}); owner thread. */
-    private long escalatedWaitStart;
-    /**
-     * Hooks registered in this attempt ({@link #beforeCommit}, {@link #afterCommit},
-     * {@link #afterRollback}); 0 when none, which is all the retry loop checks.
-     */
-    int pendingHooks;
-    /** The hook lists, created on first registration and reused by later transactions. */
-    TxnHooks hooks;
-    /** Why the last attempt rolled back (set by the commit driver; read by after-rollback hooks). */
-    AbortCause endCause;
 
-    // Blocking retry and orElse. Owner thread only.
-    /** The wait of Txn.retry and retryFor. */
+    /** The wait of Txn.retry and retryFor; owner thread only. */
     final RetryWait retryWait = new RetryWait(this);
-    /** Nesting depth of orElse alternatives that may still be skipped (Savepoints.orElse sets it). */
-    int altDepth;
-    /** Set by a retry that skips to the next alternative of the innermost orElse. */
-    boolean altRetry;
 
     /** Nested blocks and their undo trail (closed nesting with partial rollback). */
     final Savepoints savepoints = new Savepoints();
@@ -152,34 +127,6 @@ public final class TxnContext extends RetryLoop {
      */
     int openBlocks;
 
-    /** The running transaction's deadline in System.nanoTime() terms, valid while {@link #hasDeadline}. */
-    long deadline;
-    boolean hasDeadline;
-    /** Opaque stores: the commit count at which this attempt's reads were last found current. */
-    long validAt;
-
-    /*
-     * Remote aborts (only with a protocol that declares REMOTE_ABORT). (attemptId << 2) | state,
-     * state RUNNING, ABORT_REQUESTED or COMMIT_POINT. The owner stores attemptId << 2 with release
-     * when an attempt begins and CASes RUNNING -> COMMIT_POINT at its point of no return; another
-     * thread CASes RUNNING -> ABORT_REQUESTED for the attempt it names. Whoever's CAS wins decides
-     * whether the attempt commits: a requester never aborts an attempt past its point of no return,
-     * nor a later attempt than the one it saw.
-     */
-    private static final VarHandle REMOTE;
-    private static final long RUNNING = 0;
-    private static final long ABORT_REQUESTED = 1;
-    private static final long COMMIT_POINT = 2;
-    @SuppressWarnings("unused") // accessed through REMOTE
-    private volatile long remote;
-
-    static {
-        try {
-            REMOTE = java.lang.invoke.MethodHandles.lookup().findVarHandle(TxnContext.class, "remote", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     /** Created by the store, through {@link io.jato.stm.internal.StoreAccess}. */
     TxnContext(Stm stm, ConcurrencyControl cc, ProtocolContext protocolContext, boolean statistics, long[] settings,
@@ -266,214 +213,7 @@ public final class TxnContext extends RetryLoop {
         return type;
     }
 
-    /**
-     * @return true if the running attempt holds the store's escalation token: its transaction
-     *         aborted {@link Stm.Builder#escalateAfter} times, and no other transaction of the store
-     *         commits a write until it ends. Protocols give it priority: it waits for locks instead
-     *         of aborting, and nobody waits for it ({@code docs/lock-family.md}). Owner thread; a
-     *         plain field read.
-     */
-    public boolean isEscalated() {
-        return escalated;
-    }
-
-    /**
-     * @return true if the store runs with opacity ({@code Stm.Builder.opacity}): a read must never
-     *         hand the body a value that, with the others it read, no commit order explains. A
-     *         protocol that may return a version still being replaced (and leave the rest to
-     *         commit-time validation) must not do so here: the store-wide commit counter the
-     *         opacity checks read moves before the installs, so it cannot tell. Owner thread.
-     */
-    public boolean isOpaque() {
-        return opaque;
-    }
-
-    /**
-     * The running transaction's age, for protocols that order conflicting transactions by when they
-     * started (wait-die, wound-wait): drawn from the store's age sequence at the transaction's first
-     * call, then the same for all of its attempts, and reset when the thread's next transaction
-     * begins. Smaller is older. One sequence serves every protocol of a store, so that a store whose
-     * objects are bound to several lock-taking protocols orders any two transactions the same way in
-     * each of them (separate sequences let two transactions each be the older one in a different
-     * protocol and wait for each other). Owner thread; a plain field read after the first call, one
-     * atomic add on the store's padded sequence at the first.
-     *
-     * @return the age, at least 1
-     */
-    public long age() {
-        long a = age;
-        if (a == 0) {
-            a = protocolContext.ages.next();
-            age = a;
-        }
-        return a;
-    }
-
-    /** How long an escalated transaction waits for one holder before it gives up ({@link #escalatedWaits}). */
-    public static final long ESCALATED_WAIT_NANOS = 250_000_000L;
-
-    /**
-     * Whether an escalated transaction goes on waiting for the holder of an item, at the
-     * {@code polls}-th poll of one wait (a wait's polls are consecutive numbers, pausing with
-     * {@link LockBitWords#pause}, which yields after a short spin; any other number starts a new
-     * wait). It waits up to {@link #ESCALATED_WAIT_NANOS}: long enough to wait out a committer
-     * descheduled while it holds the item, but bounded, because a non-transactional operation that
-     * locks several items (a record's groups) waits for each while holding the ones before it, so
-     * an escalated transaction that waited for it without a bound while holding one of those items
-     * would deadlock with it. Past the bound the protocol aborts as it would without escalation;
-     * the transaction stays escalated. Reads the clock on every call: escalated waits only.
-     *
-     * @return true if this attempt is escalated and its current wait is younger than the bound;
-     *         owner thread
-     */
-    public boolean escalatedWaits(int polls) {
-        if (!escalated) {
-            return false;
-        }
-        long now = System.nanoTime();
-        if (polls != escalatedWaitPolls + 1) {
-            escalatedWaitStart = now;
-        }
-        escalatedWaitPolls = polls;
-        return now - escalatedWaitStart < ESCALATED_WAIT_NANOS;
-    }
-
-    @Override
-    public RuntimeException abort() {
-        checkActive();
-        throw rollback(AbortCause.USER_ABORT);
-    }
-
-    @Override
-    public void beforeCommit(TxnRunnable hook) {
-        hooksToRegister(hook).addBefore(hook);
-    }
-
-    @Override
-    public void afterCommit(Runnable hook) {
-        hooksToRegister(hook).addAfter(hook);
-    }
-
-    @Override
-    public void afterRollback(Consumer<? super AbortCause> hook) {
-        hooksToRegister(hook).addRollback(hook);
-    }
-
-    @Override
-    public RuntimeException retry() {
-        checkActive();
-        throw retryNow();
-    }
-
-    @Override
-    public void retryFor(long timeout, TimeUnit unit) {
-        checkActive();
-        Objects.requireNonNull(unit, "unit");
-        if (timeout < 0) {
-            throw new IllegalArgumentException("retryFor timeout must be >= 0, got " + timeout + " " + unit);
-        }
-        if (retryWait.beforeDeadline(timeout, unit)) {
-            throw retryNow();
-        }
-    }
-
-    @Override
-    public void timeout(long timeout, TimeUnit unit) {
-        checkActive();
-        Objects.requireNonNull(unit, "unit");
-        if (timeout < 0) {
-            throw new IllegalArgumentException("timeout must be >= 0, got " + timeout + " " + unit);
-        }
-        long d = System.nanoTime() + Math.min(unit.toNanos(timeout), Long.MAX_VALUE / 4);
-        if (!hasDeadline || d - deadline < 0) {
-            deadline = d;
-            hasDeadline = true;
-        }
-    }
-
-    @Override
-    public void validate() {
-        checkActive();
-        if (hasDeadline && System.nanoTime() - deadline >= 0) {
-            throw timedOut(null);
-        }
-        if (!isReadSetCurrent()) {
-            throw rollback(AbortCause.READ_VALIDATION);
-        }
-    }
-
-    /** The exception of a transaction whose deadline passed; {@code cause}: why its last attempt ended, if it did. */
-    TxnTimeoutException timedOut(AbortCause cause) {
-        return new TxnTimeoutException("transaction of store '" + storeName + "' passed its deadline after "
-                + (attempt + 1) + " attempt(s)" + (cause == null ? "" : "; last abort: " + cause)
-                + "; it was rolled back", cause, attempt + 1);
-    }
-
-    /**
-     * Opaque stores, after a read that went to shared memory: if a writing commit started since
-     * the reads were last found current, checks them all again and rolls back if one changed.
-     * The counter is loaded after the read, so a value installed by a commit is never seen without
-     * that commit's increment (see {@link io.jato.stm.internal.CommitCounter}).
-     */
-    private void opaqueCheck() {
-        long c = protocolContext.commits.current();
-        if (c != validAt) {
-            if (!isReadSetCurrent()) {
-                throw rollback(AbortCause.READ_VALIDATION);
-            }
-            validAt = c;
-        }
-    }
-
-    /** Starts an attempt's opacity bookkeeping (the retry loop, opaque stores only). */
-    void beginOpaque() {
-        validAt = protocolContext.commits.current();
-    }
-
-    /** Skips to the next orElse alternative if one is open; else arms the wait and rolls back. */
-    private RuntimeException retryNow() {
-        if (altDepth != 0) {
-            altRetry = true;
-            throw RollbackSignal.INSTANCE;
-        }
-        if (readCount() == 0 && !retryWait.hasDeadline()) {
-            throw new IllegalStateException("retry() in a transaction of store '" + storeName + "' that has read"
-                    + " nothing: no commit could ever wake it (retry after reading the state you wait for)");
-        }
-        retryWait.arm();
-        throw rollback(AbortCause.RETRY);
-    }
-
-    @Override
-    public <T> T orElse(TxnFunction<T> first, TxnFunction<T> second) {
-        checkActive();
-        Objects.requireNonNull(first, "first");
-        Objects.requireNonNull(second, "second");
-        return savepoints.orElse(this, first, second);
-    }
-
-    /** Runs a block nested in this running transaction (closed nesting; see {@link Savepoints#runNested}). */
-    <T> T runNested(TxnFunction<T> fn, TxnRunnable body) {
-        return savepoints.runNested(this, fn, body);
-    }
-
-    /** @return the hook lists, or null if no hook was ever registered on this context */
-    TxnHooks hooks() {
-        return hooks;
-    }
-
-    /** Transaction-local values for {@link Savepoints} (the protected methods of {@link Txn}). */
-    int localsOpen() {
-        return openLocals();
-    }
-
-    void localsRollback(int mark) {
-        rollbackLocals(mark);
-    }
-
-    void localsClose() {
-        closeLocals();
-    }
+    // ------------------------------------------------------------------ SPI for data types
 
     /**
      * For a data type about to change {@code e}'s pending state in place — through
@@ -490,19 +230,6 @@ public final class TxnContext extends RetryLoop {
     public boolean keepPending(Entry e) {
         return openBlocks != 0 && savepoints.keep(e);
     }
-
-    private TxnHooks hooksToRegister(Object hook) {
-        checkActive();
-        Objects.requireNonNull(hook, "hook");
-        TxnHooks h = hooks;
-        if (h == null) {
-            hooks = h = new TxnHooks();
-        }
-        pendingHooks++;
-        return h;
-    }
-
-    // ------------------------------------------------------------------ SPI for data types
 
     /**
      * Returns the context behind {@code txn}, checking that it may be used here.
@@ -957,67 +684,6 @@ public final class TxnContext extends RetryLoop {
             doomCause = cause;
         }
         throw RollbackSignal.INSTANCE;
-    }
-
-    // ------------------------------------------------------------------ remote aborts (SPI)
-
-    /**
-     * @return the serial number of the current attempt of this context (owner thread; a protocol
-     *         records it in its state so that another thread can name the attempt to
-     *         {@link #requestAbort})
-     */
-    public long attemptId() {
-        return attemptId;
-    }
-
-    /**
-     * Asks that attempt {@code attemptId} of this context not commit; callable from any thread, by
-     * a protocol that declared {@link Capabilities.Feature#REMOTE_ABORT} (a contention manager).
-     * The owner notices at its next poll ({@link #abortRequested()}, which the protocol's hooks
-     * call where it wants the abort to take effect, and the commit driver calls before locking),
-     * or at the latest at its point of no return, and ends the attempt with
-     * {@link AbortCause#REMOTE_ABORT}, releasing its locks. Lock-free; never blocks.
-     *
-     * @return true if the attempt will not commit; false if it already passed its point of no
-     *         return, already ended, or a later attempt runs (nothing is then changed)
-     * @throws IllegalStateException if the store's protocol did not declare REMOTE_ABORT
-     */
-    public boolean requestAbort(long attemptId) {
-        if (!remoteAborts) {
-            throw new IllegalStateException("protocol '" + cc.name() + "' did not declare REMOTE_ABORT in its capabilities");
-        }
-        long attempt = attemptId << 2;
-        for (;;) {
-            long w = (long) REMOTE.getVolatile(this);
-            if (w == (attempt | ABORT_REQUESTED)) {
-                return true;
-            }
-            if (w != (attempt | RUNNING)) {
-                return false;
-            }
-            if (REMOTE.compareAndSet(this, w, attempt | ABORT_REQUESTED)) {
-                return true;
-            }
-        }
-    }
-
-    /** @return true if another thread asked that the current attempt not commit (owner thread; a volatile load) */
-    public boolean abortRequested() {
-        return ((long) REMOTE.getVolatile(this) & 3) == ABORT_REQUESTED;
-    }
-
-    /** Begins an attempt's remote-abort word (owner; only with remote aborts). */
-    void publishAttempt() {
-        REMOTE.setRelease(this, attemptId << 2 | RUNNING);
-    }
-
-    /**
-     * Passes the point of no return (owner; only with remote aborts): false if a remote abort won,
-     * and the attempt must end with {@link AbortCause#REMOTE_ABORT}.
-     */
-    boolean passCommitPoint() {
-        long running = attemptId << 2 | RUNNING;
-        return REMOTE.compareAndSet(this, running, attemptId << 2 | COMMIT_POINT);
     }
 
     /**
