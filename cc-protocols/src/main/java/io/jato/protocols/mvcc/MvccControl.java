@@ -41,7 +41,8 @@ import static io.jato.protocols.tictoc.TicTocWord.wts;
  *  phase 1  lock      lock the word, push the version in place onto the chain as PENDING (a new
  *                     version per write: inherent), cut versions no snapshot can read;
  *           commitTimestamp = max(execution timestamp, floor, rts + 1 of every written item,
- *                     wts of every read version);
+ *                     wts of every read version); for a write-free attempt max(wts of every
+ *                     read version, min(floor, execution timestamp));
  *  phase 2  validate  each read version must still be the item's version at the commit
  *                     timestamp: valid until its end (an old version), or still in place with its
  *                     rts extended to the timestamp (TicToc's extension, the rts update of MSTO's
@@ -512,15 +513,28 @@ public final class MvccControl extends ConcurrencyControl {
                 writes++;
             }
         }
+        long read = 0;
         for (int k = 0, n = txn.readCount(); k < n; k++) {
             Entry e = txn.readAt(k);
             if (context.owns(e) && !e.has(Entry.WRITE)) {
-                ts = Math.max(ts, e.observed());
+                read = Math.max(read, e.observed());
             }
         }
         if (writes == 0) {
-            return ts;
+            if (!mixed && txn.writeCount() == 0) {
+                // Write-free: it installs no version, so neither the stable point nor a snapshot
+                // depends on its timestamp, and it commits at the least one its reads allow: the
+                // newest version it read, and above every delete it may have seen only as an
+                // absence, which both the floor and the execution timestamp are (the lower of the
+                // two suffices). Its reads then extend rts only up to there, where most already
+                // reach, instead of up to the execution timestamp, which follows the clock and is
+                // above nearly every rts (docs/mvcc.md, "Write-free commits").
+                long deletes = Math.min((long) FLOOR.getVolatile(this), ts);
+                return Math.max(Math.max(read, deletes), 1);
+            }
+            return Math.max(ts, read);
         }
+        ts = Math.max(ts, read);
         // The floor orders writers after structure changes (a split hands a range to a fresh
         // leaf whose rts reserves nothing). Readers need not rise to it: a reader's timestamp is
         // above every delete the collector unlinked (docs/mvcc.md).
@@ -837,6 +851,11 @@ public final class MvccControl extends ConcurrencyControl {
             newer = v.wts;
         }
         return null;
+    }
+
+    /** @return how many committed deletes are kept linked now, not yet unlinked (tests, diagnostics) */
+    int keptDeleteCount() {
+        return keptDeletes.get();
     }
 
     /** @return how many old versions {@code item}'s chain holds now (tests, diagnostics) */
