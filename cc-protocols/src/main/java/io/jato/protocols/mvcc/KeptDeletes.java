@@ -62,7 +62,7 @@ final class KeptDeletes {
      *
      * @return how many left the ring
      */
-    int unlinkUpTo(long horizon, MvccControl control) {
+    int unlinkUpTo(long horizon, DeleteCollector control) {
         int done = 0;
         for (;;) {
             TxItem item;

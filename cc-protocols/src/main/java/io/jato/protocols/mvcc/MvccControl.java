@@ -10,13 +10,10 @@ import io.jato.stm.spi.LongItem;
 import io.jato.stm.spi.ProtocolContext;
 import io.jato.stm.spi.RefItem;
 import io.jato.stm.spi.TxItem;
-import io.jato.stm.spi.TxParticipant;
 import io.jato.stm.spi.TxnContext;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
 
 import static io.jato.protocols.tictoc.TicTocWord.LOCKED;
 import static io.jato.protocols.tictoc.TicTocWord.RETIRED;
@@ -36,6 +33,8 @@ import static io.jato.protocols.tictoc.TicTocWord.wts;
  * wts is at or below the read timestamp: the one in place if it is old enough, else one from the
  * chain. A tracked reader that meets a version whose replacement is being committed (its item
  * locked) waits a bounded time; a snapshot reader never waits (nothing can commit at or below it).
+ * That read path is VersionReads; delta versions are DeltaWrites; the clock is MvccClock; the
+ * collector of kept deletes is DeleteCollector.
  *
  * Commit, on the driver's hooks:
  *  phase 1  lock      lock the word, push the version in place onto the chain as PENDING (a new
@@ -63,8 +62,6 @@ public final class MvccControl extends ConcurrencyControl {
     private static final VarHandle FLOOR;
     /** Entry flag: this commit (or the abort path) owns the version on top of the item's chain. */
     private static final int PUSHED = Entry.PROTOCOL_FLAG_0;
-    /** Entry flag (read entries): a snapshot observed an item whose value in place is newer than the snapshot. */
-    private static final int NEWER_IN_PLACE = Entry.PROTOCOL_FLAG_1;
     /** Entry flag (write entries that are not read): a member of a delta group ({@link DeltaWrites}). */
     private static final int DELTA = DeltaWrites.MEMBER;
     /** A chain longer than this after trimming makes the locking thread recompute the horizon. */
@@ -87,6 +84,10 @@ public final class MvccControl extends ConcurrencyControl {
     private final MvccClock clock;
     /** Commutative adds as delta versions. */
     private final DeltaWrites deltas;
+    /** The execution-time read path: which version an attempt reads, and what it records. */
+    private final VersionReads reads;
+    /** Unlinks committed deletes once no snapshot can read below them. */
+    private final DeleteCollector deletes;
 
     /**
      * The least commit timestamp of any commit from now on: raised by non-transactional locks
@@ -95,15 +96,6 @@ public final class MvccControl extends ConcurrencyControl {
      */
     @SuppressWarnings("unused") // through FLOOR
     private volatile long floor;
-    /** Deletes kept linked in every thread's list: incremented by a committing install, decremented by collectors. */
-    private final AtomicInteger keptDeletes = new AtomicInteger();
-    /** Held by the one thread that unlinks kept deletes at a time. */
-    private final ReentrantLock collecting = new ReentrantLock();
-    /** The kept delete being unlinked and the horizon it was found under: written and read by the holder of {@link #collecting}. */
-    private TxItem unlinkingItem;
-    private long unlinkingBound;
-    /** Kept deletes of threads that died before they could be unlinked; collected like the others. */
-    private final KeptDeletes orphans = new KeptDeletes();
 
     MvccControl(ProtocolContext context) {
         this.context = context;
@@ -113,6 +105,8 @@ public final class MvccControl extends ConcurrencyControl {
         this.readSpins = context.readSpinLimit();
         this.clock = new MvccClock(context);
         this.deltas = new DeltaWrites(this, context, mixed, lockSpins);
+        this.reads = new VersionReads(readSpins);
+        this.deletes = new DeleteCollector(context, clock);
     }
 
     @Override
@@ -148,7 +142,7 @@ public final class MvccControl extends ConcurrencyControl {
     public void retireTxnState(Object state) {
         // The dead thread's kept deletes are no longer reachable through the registry: the
         // store's list inherits them, and the next collection unlinks them.
-        ((MvccTxnState) state).kept.moveTo(orphans);
+        deletes.adopt(((MvccTxnState) state).kept);
         // Its pushed versions the horizon has passed go now; the rest stay until their items'
         // next writes trim them (nobody finishes for a dead thread).
         ((MvccTxnState) state).pushed.cutUpTo(clock.horizon());
@@ -192,226 +186,33 @@ public final class MvccControl extends ConcurrencyControl {
         s.readTs = clock.openTracked(s);
     }
 
-    // ------------------------------------------------------------------ execution-time reads
-
-    /** What {@link #locate} found: the value in place, loaded into the state's scratch fields. */
-    private static final Version IN_PLACE = new Version(0, null, 0, null);
-    /** What {@link #locate} found: no version of the item is visible at the snapshot. */
-    private static final Version NOTHING = new Version(0, null, 0, null);
-    /** What {@link #locate} found: a {@link DeltaGroup}'s value at the read timestamp, in the state's scratch. */
-    private static final Version SUMMED = new Version(0, null, 0, null);
-    /** What {@link #locate} found: a {@link DeltaGroup}'s value under operations at the read timestamp, in the state's loadedRef. */
-    private static final Version COMPUTED = new Version(0, null, 0, null);
-
-    private static final int KIND_NONE = 0;
-    private static final int KIND_REF = 1;
-    private static final int KIND_LONG = 2;
+    // ------------------------------------------------------------------ execution-time reads (VersionReads)
 
     @Override
     public Object readRef(TxnContext txn, RefItem item, Entry e) {
-        return refAt(txn, item, e);
+        return reads.refAt(txn, state(txn), item, e);
     }
 
     @Override
     public long readLong(TxnContext txn, LongItem item, Entry e) {
-        return longAt(txn, item, e);
+        return reads.longAt(txn, state(txn), item, e);
     }
 
     /** A snapshot's cell read, with no entry: the version at the snapshot ({@link TxnContext#readCellsAtSnapshot}). */
     @Override
     public Object readRefAtSnapshot(TxnContext txn, RefItem item) {
-        return refAt(txn, item, null);
+        return reads.refAt(txn, state(txn), item, null);
     }
 
     /** As {@link #readRefAtSnapshot}, for a long cell. */
     @Override
     public long readLongAtSnapshot(TxnContext txn, LongItem item) {
-        return longAt(txn, item, null);
-    }
-
-    /** The reference visible at the attempt's read timestamp, recorded in {@code e} unless null. */
-    private Object refAt(TxnContext txn, RefItem item, Entry e) {
-        MvccTxnState s = state(txn);
-        Version v = locate(txn, s, item, e, KIND_REF);
-        if (v == IN_PLACE || v == COMPUTED) {
-            Object r = s.loadedRef;
-            s.loadedRef = null;
-            return r;
-        }
-        return v == NOTHING ? NO_VERSION : v.ref;
-    }
-
-    /** The long visible at the attempt's read timestamp, recorded in {@code e} unless null. */
-    private long longAt(TxnContext txn, LongItem item, Entry e) {
-        MvccTxnState s = state(txn);
-        Version v = locate(txn, s, item, e, KIND_LONG);
-        return v == IN_PLACE || v == SUMMED ? s.loadedLong : v.value;
+        return reads.longAt(txn, state(txn), item, null);
     }
 
     @Override
     public void observe(TxnContext txn, TxItem item, Entry e) {
-        MvccTxnState s = state(txn);
-        Version v = locate(txn, s, item, e, KIND_NONE);
-        if (v == COMPUTED) {
-            // A value under delta versions, computed for the read timestamp: a record group's
-            // columns for its getters (a cell's value is for readRef, not for an observation).
-            if (!(item instanceof RefItem)) {
-                e.setReadRef(s.loadedRef);
-                e.addFlags(Entry.VERSION);
-            }
-            s.loadedRef = null;
-        } else if (v != IN_PLACE && v != NOTHING && v.ref != null && !(item instanceof RefItem)) {
-            // A record group's older columns: its getters read this copy.
-            e.setReadRef(v.ref);
-            e.addFlags(Entry.VERSION);
-        }
-    }
-
-    /**
-     * Finds the version of {@code item} visible at the attempt's read timestamp and records it in
-     * {@code e}: {@link #IN_PLACE} (the value in place, loaded for {@code kind} into the state),
-     * a version of the chain, or {@link #NOTHING} (a snapshot older than the item's first version).
-     * {@code e} is null for a snapshot's cell read, which records nothing.
-     */
-    private Version locate(TxnContext txn, MvccTxnState s, TxItem item, Entry e, int kind) {
-        if (e != null && e.has(Entry.LOCKED)) {
-            // Locked by this very transaction (a read while it commits): the committed value in
-            // place, observed as the version locked, which validates while the lock is held.
-            e.setObserved(wts(e.lockedWord()));
-            e.setObserved2(Items.word2Volatile(item));
-            load(s, item, kind);
-            return IN_PLACE;
-        }
-        long t = s.readTs;
-        boolean newest = false;
-        Version pending = null;
-        for (int spins = 0;; ) {
-            long w = Items.wordVolatile(item);
-            boolean unlocked = (w & LOCKED) == 0;
-            if (unlocked && (newest || wts(w) <= t)) {
-                long r = Items.word2Volatile(item);
-                load(s, item, kind);
-                if (Items.wordVolatile(item) == w) {
-                    return found(txn, s, e, IN_PLACE, wts(w), r);
-                }
-            } else {
-                if (unlocked) {
-                    s.seen = Math.max(s.seen, wts(w));
-                }
-                Version v = Version.at((Version) Items.extAcquire(item), t);
-                if (v != null) {
-                    long end = v.end();
-                    if (v instanceof DeltaGroup) {
-                        Version summed = readGroup(txn, s, e, (DeltaGroup) v, end);
-                        if (summed != null) {
-                            return summed;
-                        }
-                        pending = v;
-                    } else if (end != Version.PENDING) {
-                        if (t < end) {
-                            return found(txn, s, e, v, v.wts, end - 1);
-                        }
-                        // Ended at or below t after Version.at looked (end is read again here):
-                        // its replacement, the version at t, is being published. Wait for it as
-                        // for a lock: this one would be a read no commit timestamp validates,
-                        // and under opacity the body would see it beside the new versions.
-                        v = null;
-                    }
-                    if (v != null) {
-                        if (s.snapshotMode) {
-                            // Nothing commits at or below a snapshot: the version being replaced is
-                            // the snapshot's.
-                            return found(txn, s, e, v, v.wts, v.wts);
-                        }
-                        pending = v;
-                    }
-                } else if (unlocked && Items.wordVolatile(item) == w) {
-                    // No version at t is reachable: the item is newer than t, or its version at t
-                    // was collected (older than the horizon, so never a snapshot's).
-                    if (s.snapshotMode) {
-                        if (kind == KIND_REF) {
-                            return found(txn, s, e, NOTHING, 0, wts(w) - 1);
-                        }
-                        if (kind == KIND_LONG) {
-                            // Cannot happen for a snapshot at or above the horizon; retry tracked.
-                            throw txn.rollback(AbortCause.READ_VALIDATION);
-                        }
-                        // An item without a value of its own (a stripe, a leaf: the observation is
-                        // all) or a record group changed non-transactionally, which keeps no
-                        // version: a record's in-place read of it must fail its check.
-                        e.addFlags(NEWER_IN_PLACE);
-                        return found(txn, s, e, IN_PLACE, wts(w), wts(w));
-                    }
-                    // A tracked attempt reads the newest version; its commit timestamp then
-                    // rises to it, and its other reads are validated there.
-                    newest = true;
-                    continue;
-                }
-            }
-            if (++spins > readSpins) {
-                if (txn.escalatedWaits(spins)) {
-                    // Escalated (docs/lock-family.md): the holder is committing, or aborts at the
-                    // escalation check; either way it lets go without waiting for us. Taking the
-                    // version being replaced would only fail validation once it commits.
-                    LockBitWords.pause(spins);
-                    continue;
-                }
-                if (pending != null && !txn.isOpaque()) {
-                    // The writer is slow: take the version being replaced; validation decides.
-                    // Not under opacity: the writer may have installed other items already, and
-                    // the body would see them beside this older version.
-                    return found(txn, s, e, pending, pending.wts, pending.wts);
-                }
-                throw txn.rollback(AbortCause.READ_BUSY);
-            } else {
-                Thread.onSpinWait();
-            }
-        }
-    }
-
-    /**
-     * Reads a {@link DeltaGroup} at the attempt's timestamp: exact once the group closed (every
-     * add is known; the read is valid from the newest add at or below it to just before the next
-     * one) and for a snapshot (every add still running commits above it). Returns null for a
-     * tracked attempt that met an open group: a member may still commit at or below its
-     * timestamp, so it waits like for any lock, then takes the base value and validation decides.
-     */
-    private static Version readGroup(TxnContext txn, MvccTxnState s, Entry e, DeltaGroup g, long end) {
-        boolean closed = end != Version.PENDING;
-        if (!closed && !s.snapshotMode) {
-            return null;
-        }
-        long t = s.readTs;
-        Version v;
-        if (g.hasOperations()) {
-            s.loadedRef = g.valueAt(t);
-            v = COMPUTED;
-        } else {
-            s.loadedLong = g.sumAt(t);
-            v = SUMMED;
-        }
-        return closed ? found(txn, s, e, v, g.newestAt(t), g.nextAfter(t, end) - 1) : found(txn, s, e, v, g.wts, g.wts);
-    }
-
-    private static void load(MvccTxnState s, TxItem item, int kind) {
-        if (kind == KIND_REF) {
-            s.loadedRef = ((RefItem) item).valueAcquire();
-        } else if (kind == KIND_LONG) {
-            s.loadedLong = ((LongItem) item).valueAcquire();
-        }
-    }
-
-    /** Records the version read ({@code wts}, known valid up to {@code validTo}); untracks snapshot reads. */
-    private static Version found(TxnContext txn, MvccTxnState s, Entry e, Version v, long wts, long validTo) {
-        if (e == null) {
-            return v;
-        }
-        e.setObserved(wts);
-        e.setObserved2(validTo);
-        if (s.snapshotMode) {
-            txn.untrack(e);
-        }
-        return v;
+        reads.observe(txn, state(txn), item, e);
     }
 
     /**
@@ -421,7 +222,7 @@ public final class MvccControl extends ConcurrencyControl {
      */
     @Override
     public boolean isCurrent(TxnContext txn, Entry e) {
-        if (e.has(NEWER_IN_PLACE)) {
+        if (e.has(VersionReads.NEWER_IN_PLACE)) {
             return false;
         }
         if (e.has(Entry.LOCKED)) {
@@ -602,7 +403,7 @@ public final class MvccControl extends ConcurrencyControl {
     public boolean keepsDeleted(TxnContext txn, Entry e) {
         MvccTxnState s = state(txn);
         s.kept.add(e.item(), e.participant(), s.commitTs);
-        keptDeletes.incrementAndGet();
+        deletes.added();
         return true;
     }
 
@@ -687,61 +488,7 @@ public final class MvccControl extends ConcurrencyControl {
         if (s.pushed.size() != 0) {
             s.pushed.cutUpTo(clock.horizon());
         }
-        if (keptDeletes.get() > 0) {
-            collectDeletes();
-        }
-    }
-
-    /**
-     * Unlinks the kept deletes of every thread of the store that no snapshot can see before:
-     * called by whichever thread finishes an attempt while some are kept, holding no item locks.
-     */
-    private void collectDeletes() {
-        if (!collecting.tryLock()) {
-            return; // another thread collects now; the next finish tries again
-        }
-        try {
-            collectDeletesLocked();
-        } finally {
-            collecting.unlock();
-        }
-    }
-
-    private void collectDeletesLocked() {
-        clock.advance();
-        long h = clock.horizon();
-        java.util.List<Object> states = context.txnStates();
-        for (int i = 0, n = states.size(); i < n; i++) {
-            MvccTxnState st = (MvccTxnState) states.get(i);
-            if (st == null) {
-                continue; // a vacant slot of the registry
-            }
-            int done = st.kept.unlinkUpTo(h, this);
-            if (done > 0) {
-                keptDeletes.addAndGet(-done);
-            }
-        }
-        int done = orphans.unlinkUpTo(h, this);
-        if (done > 0) {
-            keptDeletes.addAndGet(-done);
-        }
-    }
-
-    /**
-     * Unlinks one kept delete through its participant, unless the item changed after
-     * {@code horizon}: then a later write revived it, or a later delete (noted on its own) left it
-     * deleted again, which a snapshot between the two must still see present. The check runs
-     * inside the participant's non-transactional lock ({@link #lockNonTx}), so no write can slip
-     * between it and the unlink. Caller holds {@link #collecting}.
-     */
-    void unlinkKept(TxParticipant participant, TxItem item, long horizon) {
-        unlinkingItem = item;
-        unlinkingBound = horizon;
-        try {
-            participant.unlinkDeleted(item);
-        } finally {
-            unlinkingItem = null;
-        }
+        deletes.collectIfAny();
     }
 
     private void raiseFloor(long ts) {
@@ -763,7 +510,7 @@ public final class MvccControl extends ConcurrencyControl {
                 return RETIRED_ITEM;
             }
             if ((w & LOCKED) == 0 && Items.casWord(item, w, w | LOCKED)) {
-                if (item == unlinkingItem && wts(w) > unlinkingBound && collecting.isHeldByCurrentThread()) {
+                if (deletes.isWrittenSinceUnlinking(item, w)) {
                     // A kept delete's item written again since: not this delete's to unlink.
                     Items.setWordRelease(item, w);
                     return RETIRED_ITEM;
@@ -855,7 +602,7 @@ public final class MvccControl extends ConcurrencyControl {
 
     /** @return how many committed deletes are kept linked now, not yet unlinked (tests, diagnostics) */
     int keptDeleteCount() {
-        return keptDeletes.get();
+        return deletes.kept();
     }
 
     /** @return how many old versions {@code item}'s chain holds now (tests, diagnostics) */
