@@ -114,20 +114,19 @@ public final class Main {
             return usageError(err, who, e.getMessage());
         }
 
+        // Prepared before the run: after an OutOfMemoryError the heap may still be full (a worker
+        // not yet unwound holds what it allocated), and building the report could fail itself.
+        String heapReport = who + ": the runner failed: java.lang.OutOfMemoryError: Java heap space"
+                + System.lineSeparator() + who + HEAP_TOO_SMALL;
         RunResult result;
         try {
             result = new Runner(stm, settings, err).run(workload, seed);
-        } catch (RunFailure f) {
+        } catch (RunFailure | OutOfMemoryError f) {
             // Drop the database first: after an OutOfMemoryError the heap is still full of it, and
             // the lines below need a little.
             workload = null;
             stm = null;
-            err.println(who + ": " + f.getMessage() + ": " + f.getCause());
-            if (f.getCause() instanceof OutOfMemoryError) {
-                err.println(who + ": the heap is too small for this run; give the JVM more, e.g. JAVA_OPTS=-Xmx8g");
-            } else {
-                f.printStackTrace(err);
-            }
+            reportFailure(err, who, f, heapReport);
             return EXIT_FAILED;
         }
         Report.print(result, out);
@@ -140,6 +139,47 @@ public final class Main {
             }
         }
         return result.check().passed() ? EXIT_OK : EXIT_FAILED;
+    }
+
+    private static final String HEAP_TOO_SMALL =
+            ": the heap is too small for this run; give the JVM more, e.g. JAVA_OPTS=-Xmx8g";
+
+    /**
+     * Reports a failed run in two lines (or a line and a stack trace). Out of memory while
+     * reporting an OutOfMemoryError, it prints {@code heapReport}, prepared before the run, and
+     * tries a few times, pausing so that the workers still unwinding let go of the heap: the JVM's
+     * own "OutOfMemoryError thrown from the main thread" must not replace Main's report.
+     */
+    private static void reportFailure(PrintStream err, String who, Throwable f, String heapReport) {
+        Throwable cause = f instanceof RunFailure ? f.getCause() : f;
+        if (!(cause instanceof OutOfMemoryError)) {
+            err.println(who + ": " + f.getMessage() + ": " + cause);
+            f.printStackTrace(err);
+            return;
+        }
+        for (int tries = 0;; tries++) {
+            try {
+                String report;
+                try {
+                    report = f instanceof RunFailure
+                            ? who + ": " + f.getMessage() + ": " + cause + System.lineSeparator() + who + HEAP_TOO_SMALL
+                            : heapReport;
+                } catch (OutOfMemoryError again) {
+                    report = heapReport;
+                }
+                err.println(report);
+                return;
+            } catch (OutOfMemoryError again) {
+                if (tries == 3) {
+                    throw again;
+                }
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
     }
 
     private static Path jsonPath(String raw) throws UsageException {
