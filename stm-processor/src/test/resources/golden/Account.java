@@ -3,6 +3,8 @@
 package io.jato.records.fixtures;
 
 import io.jato.records.AbstractRecord;
+import io.jato.records.ColumnInput;
+import io.jato.records.ColumnOutput;
 import io.jato.records.CommitUpdater;
 import io.jato.records.Commutative;
 import io.jato.records.RecordImage;
@@ -205,6 +207,32 @@ public final class Account extends AbstractRecord {
         if ((groups & (1 << GROUP_HOT)) != 0) {
             t.balance = f.balance;
             t.ops = f.ops;
+        }
+    }
+
+    @Override
+    protected void writeColumns(RecordImage image, int groups, ColumnOutput out) {
+        Image i = (Image) image;
+        if ((groups & (1 << GROUP_DEFAULT)) != 0) {
+            out.writeString(i.owner);
+            out.writeInt(i.flags);
+        }
+        if ((groups & (1 << GROUP_HOT)) != 0) {
+            out.writeLong(i.balance);
+            out.writeInt(i.ops);
+        }
+    }
+
+    @Override
+    protected void readColumns(ColumnInput in, int groups, RecordImage image) {
+        Image i = (Image) image;
+        if ((groups & (1 << GROUP_DEFAULT)) != 0) {
+            i.owner = in.readString();
+            i.flags = in.readInt();
+        }
+        if ((groups & (1 << GROUP_HOT)) != 0) {
+            i.balance = in.readLong();
+            i.ops = in.readInt();
         }
     }
 

@@ -3,6 +3,8 @@
 package sample.types;
 
 import io.jato.records.AbstractRecord;
+import io.jato.records.ColumnInput;
+import io.jato.records.ColumnOutput;
 import io.jato.records.CommitUpdater;
 import io.jato.records.Commutative;
 import io.jato.records.RecordImage;
@@ -429,6 +431,56 @@ public final class AllTypes extends AbstractRecord {
         if ((groups & (1 << GROUP_FLOATING_POINT)) != 0) {
             t.f = f.f;
             t.d = f.d;
+        }
+    }
+
+    @Override
+    protected void writeColumns(RecordImage image, int groups, ColumnOutput out) {
+        Image i = (Image) image;
+        if ((groups & (1 << GROUP_DEFAULT)) != 0) {
+            out.writeBoolean(i.flag);
+            out.writeEnum(i.color);
+            out.writeInt(i.explicitlyDefault);
+        }
+        if ((groups & (1 << GROUP_NUMBERS)) != 0) {
+            out.writeByte(i.b);
+            out.writeShort(i.s);
+            out.writeInt(i.c);
+            out.writeLong(i.l);
+        }
+        if ((groups & (1 << GROUP_TEXT)) != 0) {
+            out.writeChar(i.ch);
+            out.writeString(i.value);
+            out.writeEnum(i.level);
+        }
+        if ((groups & (1 << GROUP_FLOATING_POINT)) != 0) {
+            out.writeFloat(i.f);
+            out.writeDouble(i.d);
+        }
+    }
+
+    @Override
+    protected void readColumns(ColumnInput in, int groups, RecordImage image) {
+        Image i = (Image) image;
+        if ((groups & (1 << GROUP_DEFAULT)) != 0) {
+            i.flag = in.readBoolean();
+            i.color = in.readEnum(AllTypesSpec.Color.class);
+            i.explicitlyDefault = in.readInt();
+        }
+        if ((groups & (1 << GROUP_NUMBERS)) != 0) {
+            i.b = in.readByte();
+            i.s = in.readShort();
+            i.c = in.readInt();
+            i.l = in.readLong();
+        }
+        if ((groups & (1 << GROUP_TEXT)) != 0) {
+            i.ch = in.readChar();
+            i.value = in.readString();
+            i.level = in.readEnum(Level.class);
+        }
+        if ((groups & (1 << GROUP_FLOATING_POINT)) != 0) {
+            i.f = in.readFloat();
+            i.d = in.readDouble();
         }
     }
 

@@ -3,6 +3,8 @@
 package sample.grouped;
 
 import io.jato.records.AbstractRecord;
+import io.jato.records.ColumnInput;
+import io.jato.records.ColumnOutput;
 import io.jato.records.CommitUpdater;
 import io.jato.records.Commutative;
 import io.jato.records.RecordImage;
@@ -213,6 +215,36 @@ public final class InventoryRecord extends AbstractRecord {
         }
         if ((groups & (1 << GROUP_PRICE)) != 0) {
             t.cents = f.cents;
+        }
+    }
+
+    @Override
+    protected void writeColumns(RecordImage image, int groups, ColumnOutput out) {
+        Image i = (Image) image;
+        if ((groups & (1 << GROUP_STOCK)) != 0) {
+            out.writeInt(i.onHand);
+            out.writeInt(i.reserved);
+        }
+        if ((groups & (1 << GROUP_META)) != 0) {
+            out.writeString(i.sku);
+        }
+        if ((groups & (1 << GROUP_PRICE)) != 0) {
+            out.writeLong(i.cents);
+        }
+    }
+
+    @Override
+    protected void readColumns(ColumnInput in, int groups, RecordImage image) {
+        Image i = (Image) image;
+        if ((groups & (1 << GROUP_STOCK)) != 0) {
+            i.onHand = in.readInt();
+            i.reserved = in.readInt();
+        }
+        if ((groups & (1 << GROUP_META)) != 0) {
+            i.sku = in.readString();
+        }
+        if ((groups & (1 << GROUP_PRICE)) != 0) {
+            i.cents = in.readLong();
         }
     }
 

@@ -144,6 +144,21 @@ public abstract class AbstractRecord extends TxItem {
      */
     protected abstract void copy(RecordImage from, RecordImage to, int groupMask);
 
+    /**
+     * Writes the columns of the groups in {@code groupMask} held in {@code image} (of this
+     * record's type) to {@code out}: group by group in group-index order, each group's columns in
+     * declaration order, one call per column. Writes nothing else, and changes neither
+     * {@code image} nor this record.
+     */
+    protected abstract void writeColumns(RecordImage image, int groupMask, ColumnOutput out);
+
+    /**
+     * Reads into {@code image} (of this record's type) what {@link #writeColumns} wrote for the
+     * same {@code groupMask}, in the same order: every column of those groups is set, the other
+     * columns of {@code image} stay as they are, and this record is not changed.
+     */
+    protected abstract void readColumns(ColumnInput in, int groupMask, RecordImage image);
+
     /** @return a new, empty image of this record class */
     protected abstract RecordImage newImage();
 

@@ -26,8 +26,8 @@ final class Names {
      * column type or specification whose name starts with one is written fully qualified.
      */
     static final Set<String> USED_TYPE_NAMES = Set.of(
-            "AbstractRecord", "CommitUpdater", "Commutative", "RecordImage", "RecordLayout", "RecordUpdater",
-            "Stm", "Txn", "Entry", "Scratch", "TxnContext",
+            "AbstractRecord", "ColumnInput", "ColumnOutput", "CommitUpdater", "Commutative", "RecordImage",
+            "RecordLayout", "RecordUpdater", "Stm", "Txn", "Entry", "Scratch", "TxnContext",
             "Image", "Single", "Updater",
             "String", "Object", "Class", "Override");
 

@@ -1,6 +1,7 @@
 package io.jato.records.processor;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.StringJoiner;
 
 /**
@@ -23,10 +24,22 @@ record RecordModel(String packageName, String name, String specName, String spec
     /**
      * @param name  the field's name
      * @param type  the column type as written in the generated source
+     * @param kind  which of the supported types it is
      * @param index the column's position in declaration order (its bit)
      * @param group the index of the column's group
      */
-    record Column(String name, String type, int index, int group) {
+    record Column(String name, String type, Kind kind, int index, int group) {
+    }
+
+    /** The supported column types: one per {@code ColumnOutput} and {@code ColumnInput} method pair. */
+    enum Kind {
+        BOOLEAN, BYTE, SHORT, CHAR, INT, LONG, FLOAT, DOUBLE, STRING, ENUM;
+
+        /** @return the method name's suffix: {@code Int} for {@code writeInt} and {@code readInt} */
+        String methodSuffix() {
+            String n = name();
+            return n.charAt(0) + n.substring(1).toLowerCase(Locale.ROOT);
+        }
     }
 
     /**

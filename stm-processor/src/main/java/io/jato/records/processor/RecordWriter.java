@@ -2,6 +2,7 @@ package io.jato.records.processor;
 
 import io.jato.records.processor.RecordModel.Column;
 import io.jato.records.processor.RecordModel.Group;
+import io.jato.records.processor.RecordModel.Kind;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -36,10 +37,11 @@ final class RecordWriter {
             line("package " + m.packageName() + ";");
         }
         line("");
-        for (String i : List.of("io.jato.records.AbstractRecord", "io.jato.records.CommitUpdater",
-                "io.jato.records.Commutative", "io.jato.records.RecordImage", "io.jato.records.RecordLayout",
-                "io.jato.records.RecordUpdater", "io.jato.stm.Stm", "io.jato.stm.Txn", "io.jato.stm.spi.Entry",
-                "io.jato.stm.spi.Scratch", "io.jato.stm.spi.TxnContext")) {
+        for (String i : List.of("io.jato.records.AbstractRecord", "io.jato.records.ColumnInput",
+                "io.jato.records.ColumnOutput", "io.jato.records.CommitUpdater", "io.jato.records.Commutative",
+                "io.jato.records.RecordImage", "io.jato.records.RecordLayout", "io.jato.records.RecordUpdater",
+                "io.jato.stm.Stm", "io.jato.stm.Txn", "io.jato.stm.spi.Entry", "io.jato.stm.spi.Scratch",
+                "io.jato.stm.spi.TxnContext")) {
             line("import " + i + ";");
         }
         line("");
@@ -55,6 +57,7 @@ final class RecordWriter {
         groupRead();
         updateAndSingle();
         loadAndStore();
+        columnValues();
         overrides();
         updaterInterface();
         singleClass();
@@ -210,6 +213,28 @@ final class RecordWriter {
         line("        Image f = (Image) from;");
         line("        Image t = (Image) to;");
         perGroup(c -> line("            t." + c.name() + " = f." + c.name() + ";"));
+        line("    }");
+        line("");
+    }
+
+    /**
+     * writeColumns and readColumns: one {@code if} per group, groups in index order and columns in
+     * declaration order in both, so that the reader takes the values back in the order written.
+     * Every column is reached through the image local {@code i}, so a column named {@code i},
+     * {@code in}, {@code out} or like a parameter cannot be mistaken for it.
+     */
+    private void columnValues() {
+        line("    @Override");
+        line("    protected void writeColumns(RecordImage image, int groups, ColumnOutput out) {");
+        line("        Image i = (Image) image;");
+        perGroup(c -> line("            out.write" + c.kind().methodSuffix() + "(i." + c.name() + ");"));
+        line("    }");
+        line("");
+        line("    @Override");
+        line("    protected void readColumns(ColumnInput in, int groups, RecordImage image) {");
+        line("        Image i = (Image) image;");
+        perGroup(c -> line("            i." + c.name() + " = in.read" + c.kind().methodSuffix() + "("
+                + (c.kind() == Kind.ENUM ? c.type() + ".class" : "") + ");"));
         line("    }");
         line("");
     }

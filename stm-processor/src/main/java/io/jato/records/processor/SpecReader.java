@@ -2,6 +2,7 @@ package io.jato.records.processor;
 
 import io.jato.records.processor.RecordModel.Column;
 import io.jato.records.processor.RecordModel.Group;
+import io.jato.records.processor.RecordModel.Kind;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -89,7 +90,7 @@ final class SpecReader {
 
     /** One column while the specification is read: the model's column plus what messages need. */
     private record Field(VariableElement element, AnnotationMirror groupAnnotation, String name, String type,
-            String group) {
+            Kind kind, String group) {
     }
 
     /** @return the model, or null if {@code spec} breaks a rule (each broken rule is reported) */
@@ -223,14 +224,15 @@ final class SpecReader {
             return null;
         }
         TypeMirror t = f.asType();
-        String type = columnType(t, pkg, recordName);
-        if (type == null) {
+        Kind kind = columnKind(t);
+        if (kind == null) {
             if (t.getKind() != TypeKind.ERROR) { // an unresolved type is javac's to report
                 report.error("column " + where + " has unsupported type " + t
                         + ": use a primitive type, String or an enum", f, null);
             }
             return null;
         }
+        String type = columnType(t, kind, pkg, recordName);
         if (t.getKind() == TypeKind.DECLARED && isPrivate(((DeclaredType) t).asElement())) {
             report.error("column " + where + " has type " + type
                     + ", which is private: the generated class cannot use it", f, null);
@@ -243,11 +245,11 @@ final class SpecReader {
                     + "; rename the field", f, null);
             return null;
         }
-        return new Field(f, group, name, type, groupName);
+        return new Field(f, group, name, type, kind, groupName);
     }
 
-    /** @return the column type as the generated source writes it, or null if unsupported */
-    private String columnType(TypeMirror t, String pkg, String recordName) {
+    /** @return the kind of a column of type {@code t}, or null if columns cannot have that type */
+    private static Kind columnKind(TypeMirror t) {
         switch (t.getKind()) {
             case BOOLEAN:
             case BYTE:
@@ -257,15 +259,28 @@ final class SpecReader {
             case LONG:
             case FLOAT:
             case DOUBLE:
-                return t.getKind().name().toLowerCase(Locale.ROOT);
+                // TypeKind and Kind name the primitives alike.
+                return Kind.valueOf(t.getKind().name());
             case DECLARED:
                 TypeElement te = (TypeElement) ((DeclaredType) t).asElement();
                 if (te.getQualifiedName().contentEquals("java.lang.String")) {
-                    return "String";
+                    return Kind.STRING;
                 }
-                return te.getKind() == ElementKind.ENUM ? Names.typeRef(elements, te, pkg, recordName) : null;
+                return te.getKind() == ElementKind.ENUM ? Kind.ENUM : null;
             default:
                 return null;
+        }
+    }
+
+    /** @return how the generated source writes type {@code t}, a column type of kind {@code kind} */
+    private String columnType(TypeMirror t, Kind kind, String pkg, String recordName) {
+        switch (kind) {
+            case STRING:
+                return "String";
+            case ENUM:
+                return Names.typeRef(elements, (TypeElement) ((DeclaredType) t).asElement(), pkg, recordName);
+            default:
+                return kind.name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -349,7 +364,7 @@ final class SpecReader {
         }
         List<Column> columns = new ArrayList<>(fields.size());
         for (Field f : fields) {
-            Column c = new Column(f.name(), f.type(), columns.size(), groupNames.indexOf(f.group()));
+            Column c = new Column(f.name(), f.type(), f.kind(), columns.size(), groupNames.indexOf(f.group()));
             columns.add(c);
             byGroup.get(f.group()).add(c);
         }
