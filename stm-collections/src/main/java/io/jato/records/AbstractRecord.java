@@ -9,6 +9,8 @@ import io.jato.stm.spi.TxItem;
 import io.jato.stm.spi.TxParticipant;
 import io.jato.stm.spi.TxnContext;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Objects;
 
 /*
@@ -50,6 +52,15 @@ import java.util.Objects;
  */
 public abstract class AbstractRecord extends TxItem {
     private static final Participant PARTICIPANT = new Participant();
+    private static final VarHandle OBSERVER;
+
+    static {
+        try {
+            OBSERVER = MethodHandles.lookup().findVarHandle(AbstractRecord.class, "observer", RecordObserver.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final Stm stm;
     private final RecordLayout layout;
@@ -67,6 +78,13 @@ public abstract class AbstractRecord extends TxItem {
     private final TxItem[] more;
     /** Mask of all declared groups; an item of the coarse layout covers all of them. */
     private final int allGroups;
+    /**
+     * Who is told of this record's writes (a durable store), or null (almost always). Written by
+     * whoever attaches it ({@link #setObserver}) with a release store, read plainly by writing
+     * transactions: a record reaches other threads through a transactional publication (a map
+     * put) that orders the attachment before it.
+     */
+    private volatile RecordObserver observer;
 
     /**
      * @param groupCount the number of declared groups, 1 to 32
@@ -294,6 +312,10 @@ public abstract class AbstractRecord extends TxItem {
         RecordImage im = c.borrow(imageKind());
         im.attach(itemGroups(g));
         c.writeCustom(e, PARTICIPANT, this, im);
+        RecordObserver o = (RecordObserver) OBSERVER.getOpaque(this);
+        if (o != null) {
+            o.written(c, this, itemGroups(g));
+        }
         return im;
     }
 
@@ -322,6 +344,110 @@ public abstract class AbstractRecord extends TxItem {
         im.applyOps();
         im.setMaterialized();
         c.clearUpdate(e);
+    }
+
+    // ---------------------------------------------------------------- observers (SPI)
+
+    /** @return the observer told of this record's writes, or null */
+    public final RecordObserver observer() {
+        return observer;
+    }
+
+    /**
+     * Attaches {@code o} (or, with null, detaches the observer): from then on every transaction's
+     * first write to a group's item calls it. Only the owner of the record's durability (a durable
+     * store) calls this.
+     */
+    public final void setObserver(RecordObserver o) {
+        OBSERVER.setRelease(this, o);
+    }
+
+    /** @return the mask of every declared group (bit g set for group g) */
+    public final int groupMask() {
+        return allGroups;
+    }
+
+    /**
+     * Check phase of {@code c}'s commit: writes the columns of {@code groupMask}'s groups (group by
+     * group in index order, as {@link #writeColumns} does) as the commit will install them — for a
+     * group {@code c} writes, its pending image with the setters' values and the updaters applied
+     * (run here if the record's own check has not run yet: it runs them once); for any other
+     * group, its committed columns.
+     *
+     * <p>Call only while {@code c} holds the locks of the groups it writes and no other
+     * transaction can be installing the others (a durable store orders every writer of a row
+     * through one lock of its own).
+     *
+     * @throws IllegalStateException if a group's write is a delta version (MVCC's
+     *                               {@code updaterDeltas}): its value is the protocol's to compute
+     *                               at install, so it cannot be written here
+     */
+    public final void writeCommitColumns(TxnContext c, int groupMask, ColumnOutput out) {
+        RecordImage committed = null;
+        for (int g = 0, n = groupCount(); g < n; g++) {
+            int bit = 1 << g;
+            if ((groupMask & bit) == 0) {
+                continue;
+            }
+            Entry e = c.find(item(g));
+            if (e != null && (e.flags() & Entry.WRITE) != 0 && e.pendingRef() instanceof RecordImage) {
+                if (e.has(Entry.DELTA)) {
+                    throw new IllegalStateException("group " + g + " of a " + getClass().getSimpleName()
+                            + " is written as a delta version, whose value only its protocol computes; a"
+                            + " durable record needs delta versions off (mvcc's updaterDeltas)");
+                }
+                RecordImage im = (RecordImage) e.pendingRef();
+                if (!im.isMaterialized()) {
+                    load(im, im.groups());
+                    im.applyOps();
+                    im.setMaterialized();
+                }
+                writeColumns(im, bit, out);
+            } else {
+                if (committed == null) {
+                    committed = c.borrow(imageKind());
+                    committed.attach(allGroups);
+                    load(committed, groupMask);
+                }
+                writeColumns(committed, bit, out);
+            }
+        }
+    }
+
+    /**
+     * Writes the committed columns of {@code groupMask}'s groups, read outside any transaction
+     * as one consistent snapshot of the record (each group locked while it is copied).
+     */
+    public final void writeColumnsNonTx(int groupMask, ColumnOutput out) {
+        RecordImage im = newImage();
+        im.attach(allGroups);
+        snapshotNonTx(im);
+        writeColumns(im, groupMask, out);
+    }
+
+    /**
+     * Reads columns that {@link #writeColumns} wrote for {@code encodedMask} and stores those of
+     * {@code storeMask}'s groups (a subset of {@code encodedMask}) into this record as new committed
+     * versions, outside any transaction (recovery builds rows with it).
+     */
+    public final void readColumnsNonTx(ColumnInput in, int encodedMask, int storeMask) {
+        if ((storeMask & ~encodedMask) != 0) {
+            throw new IllegalArgumentException("storeMask " + Integer.toBinaryString(storeMask)
+                    + " names groups that encodedMask " + Integer.toBinaryString(encodedMask) + " does not hold");
+        }
+        RecordImage im = newImage();
+        im.attach(allGroups);
+        readColumns(in, encodedMask, im);
+        if (storeMask == 0) {
+            return;
+        }
+        ConcurrencyControl cc = stm.concurrencyControl();
+        long[] words = lockAll(cc);
+        try {
+            store(im, storeMask);
+        } finally {
+            unlockAll(cc, words, true);
+        }
     }
 
     // ---------------------------------------------------------------- non-transactional

@@ -1,10 +1,13 @@
 package io.jato.durable;
 
+import io.jato.durable.internal.RecordCodec;
+import io.jato.records.AbstractRecord;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
 
 /** Codecs for common key and value types. Every codec here is stateless and thread-safe. */
 public final class Codecs {
@@ -60,5 +63,19 @@ public final class Codecs {
     /** @return the codec of {@code String} as UTF-8 bytes */
     public static Codec<String> strings() {
         return STRINGS;
+    }
+
+    /**
+     * Values that are generated records ({@code @TxRecord}): a row is logged and checkpointed as
+     * its columns (primitives at their width, strings as UTF-8, enums by constant name), and a map
+     * with this codec also logs every later write to a stored row's columns, as the column groups
+     * each transaction wrote. Recovery builds rows with {@code factory}, which must return a new
+     * record of one class each time (bound to the store and layout the map's rows use). A record's
+     * columns are part of the file format: change them only under a new map name.
+     *
+     * @throws NullPointerException if {@code factory} is null or returns null
+     */
+    public static <R extends AbstractRecord> Codec<R> records(Supplier<R> factory) {
+        return new RecordCodec<>(factory);
     }
 }

@@ -1,6 +1,7 @@
 package io.jato.durable;
 
-import io.jato.durable.internal.MapCore;
+import io.jato.collections.TxHashMap;
+import io.jato.durable.internal.Table;
 import io.jato.stm.Txn;
 
 import java.util.Objects;
@@ -16,31 +17,35 @@ import java.util.function.BiConsumer;
  * <p>Obtained from {@link DurableStore#map}; declared with {@link DurableStore.Builder#map}. Every
  * write goes through this object: there is no non-transactional write view (it would bypass the
  * log). Values must be immutable once put (the log encodes them at commit, the map keeps the
- * object).
+ * object) — except records ({@link Codecs#records}): a stored record's column writes are logged as
+ * well, as the groups each transaction wrote.
  *
  * @param <K> key type (its {@code hashCode} must be stable across runs: it picks the stripe)
  * @param <V> value type
  */
 public final class DurableMap<K, V> {
-    private final MapCore<K, V> core;
+    private final Table table;
+    private final TxHashMap<K, V> map;
 
-    DurableMap(MapCore<K, V> core) {
-        this.core = core;
+    @SuppressWarnings("unchecked")
+    DurableMap(Table table) {
+        this.table = table;
+        this.map = (TxHashMap<K, V>) table.txMap();
     }
 
     /** @return the name the map is logged under */
     public String name() {
-        return core.name;
+        return table.name;
     }
 
     /** @return the value of {@code key}, or null */
     public V get(Txn txn, K key) {
-        return core.map.get(txn, key);
+        return map.get(txn, key);
     }
 
     /** @return whether {@code key} is present */
     public boolean containsKey(Txn txn, K key) {
-        return core.map.containsKey(txn, key);
+        return map.containsKey(txn, key);
     }
 
     /**
@@ -52,7 +57,10 @@ public final class DurableMap<K, V> {
     public V put(Txn txn, K key, V value) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        return core.put(txn, key, value);
+        table.checkPut(key, 0L, value);
+        V old = map.put(txn, key, value);
+        table.logPut(txn, key, 0L, value, old);
+        return old;
     }
 
     /**
@@ -62,26 +70,30 @@ public final class DurableMap<K, V> {
      */
     public V remove(Txn txn, K key) {
         Objects.requireNonNull(key, "key");
-        return core.remove(txn, key);
+        V old = map.remove(txn, key);
+        if (old != null) {
+            table.logRemove(txn, key, 0L, old);
+        }
+        return old;
     }
 
     /** @return the number of keys (reads the map's size, a transactional read) */
     public int size(Txn txn) {
-        return core.map.size(txn);
+        return map.size(txn);
     }
 
     /** Calls {@code action} for every entry, inside the transaction. */
     public void forEach(Txn txn, BiConsumer<? super K, ? super V> action) {
-        core.map.forEach(txn, action);
+        map.forEach(txn, action);
     }
 
     /** @return the value of {@code key} read outside any transaction (for checks and tools) */
     public V getNonTx(K key) {
-        return core.map.single().get(key);
+        return map.single().get(key);
     }
 
     /** @return the number of keys, read outside any transaction */
     public int sizeNonTx() {
-        return core.map.single().size();
+        return map.single().size();
     }
 }

@@ -1,6 +1,9 @@
 package io.jato.durable;
 
+import io.jato.collections.TxLongHashMap;
+import io.jato.collections.TxLongSortedMap;
 import io.jato.durable.internal.DurableEngine;
+import io.jato.durable.internal.Table;
 import io.jato.stm.Stm;
 import io.jato.stm.TxnFunction;
 
@@ -69,7 +72,23 @@ public final class DurableStore implements AutoCloseable {
      * @throws IllegalArgumentException if no map of that name was declared
      */
     public <K, V> DurableMap<K, V> map(String name) {
-        return new DurableMap<>(engine.<K, V>map(name));
+        Table t = engine.table(name);
+        if (t.hasLongKeys()) {
+            throw new IllegalArgumentException("durable map '" + name + "' has long keys: use longMap(name)");
+        }
+        return new DurableMap<>(t);
+    }
+
+    /**
+     * @return the write side of the long-keyed map declared under {@code name}
+     * @throws IllegalArgumentException if no long-keyed map of that name is declared
+     */
+    public <V> DurableLongMap<V> longMap(String name) {
+        Table t = engine.table(name);
+        if (!t.hasLongKeys()) {
+            throw new IllegalArgumentException("durable map '" + name + "' has object keys: use map(name)");
+        }
+        return new DurableLongMap<>(t);
     }
 
     /**
@@ -124,6 +143,20 @@ public final class DurableStore implements AutoCloseable {
     /** @return what opening the store recovered */
     public RecoveryReport recoveryReport() {
         return engine.report();
+    }
+
+    /**
+     * Makes a bulk load durable: after the application filled the declared maps outside
+     * transactions (their non-transactional views, e.g. a parallel loader), puts every loaded
+     * record under watch — from now on transactions that write its columns log them — and takes a
+     * checkpoint, from which the load survives a crash. Call once the load is complete and before
+     * transactions write the loaded maps; until it returns, nothing of the load is durable.
+     *
+     * @return the checkpoint's metadata file
+     * @throws IllegalArgumentException if a loaded record is stored under two keys
+     */
+    public Path adoptLoaded() {
+        return engine.adoptLoaded();
     }
 
     /**
@@ -271,8 +304,32 @@ public final class DurableStore implements AutoCloseable {
          * @throws IllegalArgumentException if the name is declared twice or is blank
          */
         public <K, V> Builder map(String name, Codec<K> keys, Codec<V> values) {
-            Objects.requireNonNull(name, "name");
             Objects.requireNonNull(keys, "keys");
+            return declare(name, values, () -> engine.declare(name, keys, values));
+        }
+
+        /**
+         * Declares a durable long-keyed map over the application's {@code map}, which must be empty
+         * (recovery fills it; {@link DurableStore#longMap} gives the object to write it through).
+         * Every map the directory ever logged must be declared before {@link #open()}.
+         *
+         * @throws IllegalArgumentException if the name is declared twice or is blank (at once), or
+         *                                  the map is not empty or declared under another name (at
+         *                                  {@link #open()})
+         */
+        public <V> Builder longMap(String name, TxLongHashMap<V> map, Codec<V> values) {
+            Objects.requireNonNull(map, "map");
+            return declare(name, values, () -> engine.declareLong(name, map, values));
+        }
+
+        /** As {@link #longMap(String, TxLongHashMap, Codec)}, for a sorted map. */
+        public <V> Builder longMap(String name, TxLongSortedMap<V> map, Codec<V> values) {
+            Objects.requireNonNull(map, "map");
+            return declare(name, values, () -> engine.declareLong(name, map, values));
+        }
+
+        private Builder declare(String name, Codec<?> values, Runnable declaration) {
+            Objects.requireNonNull(name, "name");
             Objects.requireNonNull(values, "values");
             if (name.isBlank()) {
                 throw new IllegalArgumentException("a durable map needs a non-blank name");
@@ -281,7 +338,7 @@ public final class DurableStore implements AutoCloseable {
                 throw new IllegalArgumentException("durable map '" + name + "' is declared twice");
             }
             names.add(name);
-            declarations.add(() -> engine.declare(name, keys, values));
+            declarations.add(declaration);
             return this;
         }
 

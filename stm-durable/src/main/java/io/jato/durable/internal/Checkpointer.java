@@ -45,10 +45,10 @@ final class Checkpointer {
     private final long storeId;
     private final LogWriter writer;
     private final ConcurrencyControl cc;
-    private final Collection<MapCore<?, ?>> maps;
+    private final Collection<Table> maps;
     private final ExpandableArrayBuffer staging = new ExpandableArrayBuffer(4096);
 
-    Checkpointer(Path dir, long storeId, LogWriter writer, ConcurrencyControl cc, Collection<MapCore<?, ?>> maps) {
+    Checkpointer(Path dir, long storeId, LogWriter writer, ConcurrencyControl cc, Collection<Table> maps) {
         this.dir = dir;
         this.storeId = storeId;
         this.writer = writer;
@@ -67,7 +67,7 @@ final class Checkpointer {
         try {
             Files.deleteIfExists(tmp);
             List<MapPart> parts = new ArrayList<>();
-            for (MapCore<?, ?> m : maps) {
+            for (Table m : maps) {
                 Path file = dir.resolve(Files2.mapFileName(first, m.id));
                 Files.deleteIfExists(file);
                 written.add(file);
@@ -110,12 +110,12 @@ final class Checkpointer {
     }
 
     /** What the metadata file records of one map. */
-    private record MapPart(MapCore<?, ?> map, long[] stripeSeqs, long entries, CheckpointMapFile.Checksums sums) {
+    private record MapPart(Table map, long[] stripeSeqs, long entries, CheckpointMapFile.Checksums sums) {
     }
 
-    private MapPart writeMap(MapCore<?, ?> m, Path file) throws IOException {
-        long[] seqs = new long[MapCore.STRIPES];
-        for (int i = 0; i < MapCore.STRIPES; i++) {
+    private MapPart writeMap(Table m, Path file) throws IOException {
+        long[] seqs = new long[Table.STRIPES];
+        for (int i = 0; i < Table.STRIPES; i++) {
             LogStripe s = m.stripes[i];
             long w = cc.lockNonTx(s);
             try {
@@ -124,7 +124,7 @@ final class Checkpointer {
                 cc.unlockNonTx(s, w, false, false);
             }
         }
-        try (CheckpointMapFile out = CheckpointMapFile.create(file, m.name, m.map.single().size())) {
+        try (CheckpointMapFile out = CheckpointMapFile.create(file, m.name, m.backend.size())) {
             IOException[] failed = {null};
             forEachKey(m, key -> {
                 if (failed[0] == null) {
@@ -147,7 +147,7 @@ final class Checkpointer {
         final ExpandableArrayBuffer b = staging;
         int at = 0;
         b.putInt(at, p.map.id, LE);
-        b.putInt(at + 4, MapCore.STRIPES, LE);
+        b.putInt(at + 4, Table.STRIPES, LE);
         at += 8;
         for (long seq : p.stripeSeqs) {
             b.putLong(at, seq, LE);
@@ -176,36 +176,37 @@ final class Checkpointer {
         }
     }
 
-    private static <K> void forEachKey(MapCore<K, ?> m, java.util.function.Consumer<Object> action) {
-        m.map.single().forEach((k, v) -> action.accept(k));
+    private static void forEachKey(Table m, java.util.function.Consumer<Object> action) {
+        m.backend.forEachKey(action);
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private void writeEntry(CheckpointMapFile out, MapCore m, Object key) throws IOException {
-        LogStripe s = m.stripe(key);
+    private void writeEntry(CheckpointMapFile out, Table m, Object key) throws IOException {
+        final ExpandableArrayBuffer b = staging;
+        int kl = m.encodeKey(b, 0, key, m.longKeys ? (Long) key : 0L) - 4;
+        byte[] k = new byte[kl];
+        b.getBytes(4, k);
+        LogStripe s = m.stripes[m.stripeOfBoxed(key)];
         long seq = stripeSeq(s);
-        Object value;
+        int vl;
         while (true) {
             // Not read under the stripe's lock: the read waits while a commit holds the key's lock,
             // and that commit may be waiting for the stripe (a deadlock). Every commit writing the
-            // key takes a number of this stripe before installing, so an unchanged number around
-            // the read means the value holds exactly the writes numbered up to it.
-            value = m.map.single().get(key);
+            // key (or, for a row, one of its columns) takes a number of this stripe before
+            // installing, and holds the stripe until it has installed, so an unchanged number
+            // around the read means the value holds exactly the writes numbered up to it. A row's
+            // columns are encoded inside the window: they are the value.
+            Object value = m.backend.get(key);
+            vl = value == null ? -1 : m.encodeValueNonTx(value, b, Long.BYTES);
             long again = stripeSeq(s);
             if (again == seq) {
                 break;
             }
             seq = again;
         }
-        if (value == null) {
+        if (vl < 0) {
             return; // removed since the iteration found it: the log has the remove
         }
-        final ExpandableArrayBuffer b = staging;
-        int kl = m.keyCodec.encode(key, b, 0);
-        byte[] k = new byte[kl];
-        b.getBytes(0, k);
         b.putLong(0, seq, LE);
-        int vl = m.valueCodec.encode(value, b, Long.BYTES);
         byte[] v = new byte[Long.BYTES + vl];
         b.getBytes(0, v);
         out.put(k, v);

@@ -1,5 +1,8 @@
 package io.jato.durable.internal;
 
+import io.jato.collections.TxHashMap;
+import io.jato.collections.TxLongHashMap;
+import io.jato.collections.TxLongSortedMap;
 import io.jato.durable.Codec;
 import io.jato.durable.CorruptFileException;
 import io.jato.durable.RecoveryReport;
@@ -36,8 +39,8 @@ public final class DurableEngine {
     final Stm stm;
     final TxParticipant participant = new LogParticipant();
     private final Path dir;
-    private final Map<Integer, MapCore<?, ?>> maps = new LinkedHashMap<>();
-    private final Map<String, MapCore<?, ?>> byName = new LinkedHashMap<>();
+    private final Map<Integer, Table> maps = new LinkedHashMap<>();
+    private final Map<String, Table> byName = new LinkedHashMap<>();
     private final TxnLocal<ThreadLog> local = TxnLocal.withInitial(() -> null);
     private final Scratch<ThreadLog> kind;
     private final int ringBytes;
@@ -51,13 +54,16 @@ public final class DurableEngine {
     private static final class LogParticipant implements TxParticipant {
         @Override
         public boolean check(TxnContext txn, Entry entry) {
-            ((ThreadLog) entry.pendingRef()).prepare();
+            ((ThreadLog) entry.pendingRef()).prepare(txn);
             return true;
         }
 
         @Override
         public void install(TxnContext txn, Entry entry, long commitTimestamp) {
-            // Nothing in place: the stripe's new version (given by the protocol) is the whole write.
+            // Nothing in place: the stripe's new version (given by the protocol) is the whole
+            // write. The rows this commit stored or removed change their handles' liveness here,
+            // with the stripes locked.
+            ((ThreadLog) entry.pendingRef()).installed();
         }
 
         @Override
@@ -73,19 +79,44 @@ public final class DurableEngine {
         this.kind = Scratch.of(() -> new ThreadLog(writer, this.ringBytes));
     }
 
-    /** Declares a map (before {@link #open}). */
-    public <K, V> void declare(String name, Codec<K> keys, Codec<V> values) {
+    /** Declares a map of object keys, backed by a new {@code TxHashMap} (before {@link #open}). */
+    public Table declare(String name, Codec<?> keys, Codec<?> values) {
+        return declare(name, keys, values, new Backend.Hash(new TxHashMap<>(stm)));
+    }
+
+    /** Declares a long-keyed map over {@code map}, which must be empty (before {@link #open}). */
+    public Table declareLong(String name, TxLongHashMap<?> map, Codec<?> values) {
+        return declare(name, null, values, new Backend.LongHash(map));
+    }
+
+    /** Declares a sorted long-keyed map over {@code map}, which must be empty (before {@link #open}). */
+    public Table declareLong(String name, TxLongSortedMap<?> map, Codec<?> values) {
+        return declare(name, null, values, new Backend.LongSorted(map));
+    }
+
+    private Table declare(String name, Codec<?> keys, Codec<?> values, Backend backend) {
         if (byName.containsKey(name)) {
             throw new IllegalArgumentException("durable map '" + name + "' is declared twice");
         }
-        MapCore<K, V> m = new MapCore<>(this, name, keys, values);
-        MapCore<?, ?> clash = maps.get(m.id);
+        if (backend.size() != 0) {
+            throw new IllegalArgumentException("durable map '" + name + "': its " + backend.kind() + " holds "
+                    + backend.size() + " keys; a durable map starts empty and is filled by recovery and logged writes");
+        }
+        for (Table t : maps.values()) {
+            if (t.txMap() == backend.map()) {
+                throw new IllegalArgumentException("durable maps '" + t.name + "' and '" + name + "' are one "
+                        + backend.kind() + "; declare each map once");
+            }
+        }
+        Table m = new Table(this, name, keys, values, backend);
+        Table clash = maps.get(m.id);
         if (clash != null) {
             throw new IllegalArgumentException("durable maps '" + clash.name + "' and '" + name
                     + "' have the same id (CRC32C of the name); rename one");
         }
         maps.put(m.id, m);
         byName.put(name, m);
+        return m;
     }
 
     /** Locks the directory, recovers the maps and starts the logger (and, if asked, the checkpointer). */
@@ -154,13 +185,12 @@ public final class DurableEngine {
         return log;
     }
 
-    @SuppressWarnings("unchecked")
-    public <K, V> MapCore<K, V> map(String name) {
-        MapCore<?, ?> m = byName.get(name);
+    public Table table(String name) {
+        Table m = byName.get(name);
         if (m == null) {
             throw new IllegalArgumentException("no durable map '" + name + "' is declared; declared: " + byName.keySet());
         }
-        return (MapCore<K, V>) m;
+        return m;
     }
 
     public LogWriter writer() {
@@ -169,6 +199,14 @@ public final class DurableEngine {
 
     public RecoveryReport report() {
         return report;
+    }
+
+    /** Puts the rows of a bulk load under watch, then checkpoints; see {@code DurableStore.adoptLoaded}. */
+    public Path adoptLoaded() {
+        for (Table t : maps.values()) {
+            t.adoptLoaded();
+        }
+        return checkpoint();
     }
 
     public Path checkpoint() {

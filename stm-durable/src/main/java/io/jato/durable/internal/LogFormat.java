@@ -55,6 +55,8 @@ public final class LogFormat {
     /** Write ops inside a TXN record. */
     public static final byte OP_PUT = 1;
     public static final byte OP_REMOVE = 2;
+    /** A write of some column groups of a stored record: the group mask, then their columns. */
+    public static final byte OP_GROUPS = 3;
 
     /** cutLow of a segment that voids nothing (opened by a roll, not by a recovery). */
     public static final long NO_CUT = Long.MAX_VALUE;

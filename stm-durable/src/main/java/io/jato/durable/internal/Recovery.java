@@ -44,8 +44,7 @@ final class Recovery {
 
     private final Path dir;
     private final long storeId;
-    private final Map<Integer, MapCore<?, ?>> maps;
-    private final Map<Integer, HashMap<Object, Long>> keySeqs = new HashMap<>();
+    private final Map<Integer, Table> maps;
     private final Map<Integer, long[]> stripeSeqs = new HashMap<>();
 
     // Results.
@@ -64,13 +63,12 @@ final class Recovery {
     private final List<Path> obsolete = new ArrayList<>();
     private final TreeMap<Long, List<Path>> mapFiles = new TreeMap<>();
 
-    Recovery(Path dir, long storeId, Map<Integer, MapCore<?, ?>> maps) {
+    Recovery(Path dir, long storeId, Map<Integer, Table> maps) {
         this.dir = dir;
         this.storeId = storeId;
         this.maps = maps;
         for (Integer id : maps.keySet()) {
-            keySeqs.put(id, new HashMap<>());
-            stripeSeqs.put(id, new long[MapCore.STRIPES]);
+            stripeSeqs.put(id, new long[Table.STRIPES]);
         }
     }
 
@@ -129,6 +127,9 @@ final class Recovery {
             replay(seg, Math.min(durable, cut));
             cut = Math.min(cut, seg.header.cutLow());
             segmentsReplayed++;
+        }
+        for (Table t : maps.values()) {
+            t.finishRecovery();
         }
         for (Map.Entry<Integer, long[]> e : stripeSeqs.entrySet()) {
             LogStripe[] stripes = maps.get(e.getKey()).stripes;
@@ -192,14 +193,14 @@ final class Recovery {
         int id = b.getInt(p);
         int n = b.getInt(p + 4);
         int at = p + 8 + n * 8;
-        int blocks = n == MapCore.STRIPES && at + 20 <= end ? b.getInt(at + 16) : -1;
+        int blocks = n == Table.STRIPES && at + 20 <= end ? b.getInt(at + 16) : -1;
         int nameAt = at + 20 + 4 * blocks;
         if (blocks < 0 || nameAt > end) {
             throw new CorruptFileException(f, pos, "a map record of " + n + " stripes and " + blocks
                     + " blocks does not fit its length");
         }
         String name = u.getStringWithoutLengthUtf8(nameAt, end - nameAt);
-        MapCore<?, ?> m = maps.get(id);
+        Table m = maps.get(id);
         if (m == null || !m.name.equals(name)) {
             throw new CorruptFileException(f, pos, "checkpoint of map '" + name + "', which this store does not declare");
         }
@@ -217,8 +218,18 @@ final class Recovery {
             throw new CorruptFileException(f, pos, "its map file " + file.getFileName() + " is missing");
         }
         long read = CheckpointMapFile.read(file, name, new CheckpointMapFile.Checksums(b.getLong(at + 8), crcs),
-                (key, seq, value, offset) -> apply(m, m.keyCodec.decode(new UnsafeBuffer(key), 0, key.length),
-                        m.valueCodec.decode(new UnsafeBuffer(value), offset, value.length - offset), seq));
+                (key, seq, value, offset) -> {
+                    try {
+                        Object k = m.decodeKey(new UnsafeBuffer(key), 0, key.length);
+                        noteSeq(m, k, seq);
+                        if (m.recoverPut(k, new UnsafeBuffer(value), offset, value.length - offset, seq)) {
+                            writesApplied++;
+                        }
+                    } catch (IllegalStateException e) {
+                        throw new CorruptFileException(file, 0, "an entry of map '" + name + "' cannot be read: "
+                                + e.getMessage());
+                    }
+                });
         if (read != entries) {
             throw new CorruptFileException(file, 0, "checkpoint map file holds " + read + " entries, its checkpoint "
                     + f.getFileName() + " says " + entries);
@@ -345,26 +356,42 @@ final class Recovery {
                 int id = b.getInt(p);
                 long seq = b.getLong(p + 4);
                 byte op = b.get(p + 12);
-                MapCore<?, ?> m = map(seg.file, pos, id);
+                Table m = map(seg.file, pos, id);
                 int kl = b.getInt(p + 13);
-                Object key = m.keyCodec.decode(u, p + 17, kl);
-                p += 17 + kl;
-                Object value = null;
-                if (op == LogFormat.OP_PUT) {
-                    int vl = b.getInt(p);
-                    value = m.valueCodec.decode(u, p + 4, vl);
-                    p += 4 + vl;
-                } else if (op != LogFormat.OP_REMOVE) {
-                    throw new CorruptFileException(seg.file, pos, "unknown write op " + op + " in a transaction record");
+                try {
+                    Object key = m.decodeKey(u, p + 17, kl);
+                    p += 17 + kl;
+                    noteSeq(m, key, seq);
+                    boolean changed;
+                    if (op == LogFormat.OP_PUT) {
+                        int vl = b.getInt(p);
+                        changed = m.recoverPut(key, u, p + 4, vl, seq);
+                        p += 4 + vl;
+                    } else if (op == LogFormat.OP_REMOVE) {
+                        changed = m.recoverRemove(key, seq);
+                    } else if (op == LogFormat.OP_GROUPS) {
+                        int mask = b.getInt(p);
+                        int vl = b.getInt(p + 4);
+                        changed = m.recoverGroups(key, mask, u, p + 8, vl, seq);
+                        p += 8 + vl;
+                    } else {
+                        throw new CorruptFileException(seg.file, pos, "unknown write op " + op
+                                + " in a transaction record");
+                    }
+                    if (changed) {
+                        writesApplied++;
+                    }
+                } catch (IllegalStateException e) {
+                    throw new CorruptFileException(seg.file, pos, "a write to map '" + m.name
+                            + "' in a transaction record cannot be read: " + e.getMessage());
                 }
-                apply(m, key, value, seq);
             }
             transactionsApplied++;
         }
     }
 
-    private MapCore<?, ?> map(Path f, long pos, int id) {
-        MapCore<?, ?> m = maps.get(id);
+    private Table map(Path f, long pos, int id) {
+        Table m = maps.get(id);
         if (m == null) {
             throw new CorruptFileException(f, pos, "a record of map id " + Integer.toHexString(id)
                     + ", which this store does not declare (declare every map the store ever logged)");
@@ -372,23 +399,11 @@ final class Recovery {
         return m;
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private void apply(MapCore m, Object key, Object value, long seq) {
-        HashMap<Object, Long> seqs = keySeqs.get(m.id);
-        Long had = seqs.get(key);
-        if (had != null && had >= seq) {
-            return;
-        }
-        seqs.put(key, seq);
+    /** Keeps the stripe's number at least {@code seq}, so new commits number above every recovered write. */
+    private void noteSeq(Table m, Object key, long seq) {
         long[] stripes = stripeSeqs.get(m.id);
-        int s = MapCore.stripeIndex(key);
+        int s = m.stripeOfBoxed(key);
         stripes[s] = Math.max(stripes[s], seq);
-        if (value == null) {
-            m.map.single().remove(key);
-        } else {
-            m.map.single().put(key, value);
-        }
-        writesApplied++;
     }
 
     private static ByteBuffer read(Path f) throws IOException {

@@ -2,6 +2,7 @@ package io.jato.durable.internal;
 
 import io.jato.durable.DurabilityException;
 import io.jato.stm.spi.Scratch;
+import io.jato.stm.spi.TxnContext;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
@@ -51,11 +52,19 @@ public final class ThreadLog implements Scratch.Pooled {
     final OneToOneRingBuffer ring;
     private final LogWriter writer;
     private final ExpandableArrayBuffer staging = new ExpandableArrayBuffer(4096);
-    private MapCore<?, ?>[] maps = new MapCore<?, ?>[16];
+    private Table[] tables = new Table[16];
     private LogStripe[] stripes = new LogStripe[16];
     private Object[] keys = new Object[16];
+    private long[] longKeys = new long[16];
     private Object[] values = new Object[16];
+    /** Per write to a table of records: the row's handle (put, group write) or null. */
+    private Object[] handles = new Object[16];
+    /** Per put or remove in a table of records: the handle of the row it replaced or removed, or null. */
+    private Object[] oldHandles = new Object[16];
     private byte[] ops = new byte[16];
+    private int[] masks = new int[16];
+    private final BufferColumns columns = new BufferColumns();
+    private boolean installed;
     private int count;
     private boolean prepared;
     private int length;
@@ -88,22 +97,34 @@ public final class ThreadLog implements Scratch.Pooled {
     }
 
     /** Buffers one durable write of the running attempt (body time; grows the arrays at most to the largest transaction). */
-    void add(MapCore<?, ?> map, LogStripe stripe, Object key, Object value, byte op) {
+    void add(Table table, LogStripe stripe, Object key, long longKey, Object value, Object handle, Object oldHandle,
+             byte op, int mask) {
         int n = count;
         if (n == keys.length) {
-            int c = n * 2;
-            maps = Arrays.copyOf(maps, c);
-            stripes = Arrays.copyOf(stripes, c);
-            keys = Arrays.copyOf(keys, c);
-            values = Arrays.copyOf(values, c);
-            ops = Arrays.copyOf(ops, c);
+            grow(n * 2);
         }
-        maps[n] = map;
+        tables[n] = table;
         stripes[n] = stripe;
         keys[n] = key;
+        longKeys[n] = longKey;
         values[n] = value;
+        handles[n] = handle;
+        oldHandles[n] = oldHandle;
         ops[n] = op;
+        masks[n] = mask;
         count = n + 1;
+    }
+
+    private void grow(int c) {
+        tables = Arrays.copyOf(tables, c);
+        stripes = Arrays.copyOf(stripes, c);
+        keys = Arrays.copyOf(keys, c);
+        longKeys = Arrays.copyOf(longKeys, c);
+        values = Arrays.copyOf(values, c);
+        handles = Arrays.copyOf(handles, c);
+        oldHandles = Arrays.copyOf(oldHandles, c);
+        ops = Arrays.copyOf(ops, c);
+        masks = Arrays.copyOf(masks, c);
     }
 
     /**
@@ -113,17 +134,22 @@ public final class ThreadLog implements Scratch.Pooled {
      * @throws DurabilityException if the logger failed or the record is too large; the commit then
      *                             rolls back, nothing installed
      */
-    void prepare() {
+    void prepare(TxnContext tc) {
         if (prepared) {
             return;
         }
         writer.checkHealthy();
         final ExpandableArrayBuffer b = staging;
         int pos = 12;
+        int written = 0;
         for (int i = 0, n = count; i < n; i++) {
-            pos = encode(b, pos, i);
+            if (ops[i] == LogFormat.OP_GROUPS && !stillStored((RowHandle) handles[i])) {
+                continue;
+            }
+            pos = encode(tc, b, pos, i);
+            written++;
         }
-        b.putInt(8, count, LE);
+        b.putInt(8, written, LE);
         if (pos > LogFormat.MAX_RECORD - 1) {
             throw new DurabilityException("a transaction's log record of " + pos + " bytes exceeds the log's limit of "
                     + (LogFormat.MAX_RECORD - 1) + " bytes per transaction; split the transaction");
@@ -138,23 +164,54 @@ public final class ThreadLog implements Scratch.Pooled {
         prepared = true;
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private int encode(ExpandableArrayBuffer b, int pos, int i) {
-        MapCore m = maps[i];
+    /**
+     * @return whether a group write of {@code h}'s row is to be logged: the row is stored under
+     *         the handle's key (a committed put made it live, no committed remove since) and still
+     *         watched by it. Read with the key's stripe locked, as the commits that change it write it.
+     */
+    private static boolean stillStored(RowHandle h) {
+        return h.live && h.record.observer() == h;
+    }
+
+    private int encode(TxnContext tc, ExpandableArrayBuffer b, int pos, int i) {
+        Table t = tables[i];
         long seq = ++stripes[i].seq;
-        b.putInt(pos, m.id, LE);
+        byte op = ops[i];
+        b.putInt(pos, t.id, LE);
         b.putLong(pos + 4, seq, LE);
-        b.putByte(pos + 12, ops[i]);
-        pos += 13;
-        int kl = m.keyCodec.encode(keys[i], b, pos + 4);
-        b.putInt(pos, kl, LE);
-        pos += 4 + kl;
-        if (ops[i] == LogFormat.OP_PUT) {
-            int vl = m.valueCodec.encode(values[i], b, pos + 4);
+        b.putByte(pos + 12, op);
+        pos = t.encodeKey(b, pos + 13, keys[i], longKeys[i]);
+        if (op == LogFormat.OP_PUT) {
+            int vl = t.encodeValue(tc, columns, values[i], b, pos + 4);
             b.putInt(pos, vl, LE);
             pos += 4 + vl;
+        } else if (op == LogFormat.OP_GROUPS) {
+            b.putInt(pos, masks[i], LE);
+            int vl = t.encodeGroups(tc, columns, (RowHandle) handles[i], masks[i], b, pos + 8);
+            b.putInt(pos + 4, vl, LE);
+            pos += 8 + vl;
         }
         return pos;
+    }
+
+    /**
+     * Install phase (every write locked, past the point of no return): the handles of rows this
+     * commit stored become live, those of rows it removed or replaced dead. Idempotent within an
+     * attempt.
+     */
+    void installed() {
+        if (installed) {
+            return;
+        }
+        installed = true;
+        for (int i = 0, n = count; i < n; i++) {
+            if (oldHandles[i] instanceof RowHandle old) {
+                old.live = false;
+            }
+            if (ops[i] == LogFormat.OP_PUT && handles[i] instanceof RowHandle h) {
+                h.live = true;
+            }
+        }
     }
 
     /** After the commit is published (or the attempt rolled back): hands the record to the logger. */
@@ -163,6 +220,7 @@ public final class ThreadLog implements Scratch.Pooled {
             return;
         }
         prepared = false;
+        installed = false;
         try {
             if (committed) {
                 writer.append(this, staging, length);
@@ -178,9 +236,12 @@ public final class ThreadLog implements Scratch.Pooled {
     public void recycle() {
         Arrays.fill(keys, 0, count, null);
         Arrays.fill(values, 0, count, null);
-        Arrays.fill(maps, 0, count, null);
+        Arrays.fill(handles, 0, count, null);
+        Arrays.fill(oldHandles, 0, count, null);
+        Arrays.fill(tables, 0, count, null);
         Arrays.fill(stripes, 0, count, null);
         count = 0;
+        installed = false;
         if (prepared) {
             // A commit that ended without its cleanup (cannot happen through the driver): never
             // leave the logger waiting for this thread.
