@@ -1,5 +1,7 @@
 package io.jato.workloads.tpcc;
 
+import io.jato.durable.DurabilityMode;
+
 import io.jato.stm.Stm;
 import io.jato.workloads.Option;
 import io.jato.workloads.Options;
@@ -8,6 +10,7 @@ import io.jato.workloads.Workload;
 import io.jato.workloads.WorkloadCommand;
 import io.jato.workloads.none.NoneProtocol;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -83,7 +86,15 @@ public final class TpccCommand implements WorkloadCommand {
                 bound to its protocol, e.g. stock=tictoc,customer=tictoc; transactions span tables
                 of both. Tables: warehouse, district, customer (with the by-last-name index),
                 history, item, stock, order (its records and the by-customer index), new-order
-                (its map) and order-line. Only serializable protocols mix; not with --protocol none.""";
+                (its map) and order-line. Only serializable protocols mix; not with --protocol none.
+
+                Durability (--durable DIR): the tables are kept in a durable store in DIR (see
+                docs/durability.md): every insert and every row update is logged by a logger thread
+                in epochs (group commit); --durability durable (default) returns from each writing
+                transaction once it is on disk, async at once. An empty DIR is loaded and
+                checkpointed first; a DIR that holds the tables is recovered and the run goes on from
+                its state (the check line reports what was recovered). --checkpoint SECONDS takes
+                background checkpoints (default 0: only the one after loading).""";
     }
 
     @Override
@@ -97,7 +108,11 @@ public final class TpccCommand implements WorkloadCommand {
                         + " (e.g. new-order=10,payment=10,order-status=40,stock-level=40; default standard)"),
                 Option.valued("table-protocols", "TABLE=PROTOCOL,...", "bind tables (maps and rows) to other"
                         + " serializable protocols, e.g. stock=tictoc (default: all on --protocol); tables: "
-                        + TpccTables.tableNames()));
+                        + TpccTables.tableNames()),
+                Option.valued("durable", "DIR", "keep the tables in a durable store in DIR: loaded if empty,"
+                        + " recovered otherwise (docs/durability.md)"),
+                Option.valued("durability", "MODE", "with --durable: durable (wait for the disk, default) or async"),
+                Option.valued("checkpoint", "SECONDS", "with --durable: checkpoint every SECONDS, 0 never (default 0)"));
     }
 
     /** @return the five transaction types, as they are named on the command line */
@@ -187,9 +202,24 @@ public final class TpccCommand implements WorkloadCommand {
         } else {
             only = TpccMix.byCliName(o.choice("mix", TpccMix.STANDARD, TpccMix.cliNames()));
         }
+        String dir = o.string("durable", null);
+        DurabilityMode durability = null;
+        long checkpointMillis = 0;
+        if (dir != null || o.has("durability") || o.has("checkpoint")) {
+            if (dir == null) {
+                throw new UsageException("--durability and --checkpoint need --durable DIR");
+            }
+            durability = o.choice("durability", "durable", List.of("durable", "async")).equals("async")
+                    ? DurabilityMode.ASYNC : DurabilityMode.DURABLE;
+            checkpointMillis = o.intValue("checkpoint", 0, 0, 86_400) * 1000L;
+        }
         // Last, so that a mistyped option is named first; before the workload, which allocates.
         checkHeap(warehouses, Runtime.getRuntime().maxMemory());
-        return new TpccWorkload(stm, warehouses, mode, policy, tables, only, weights, threads, seed);
+        TpccWorkload w = new TpccWorkload(stm, warehouses, mode, policy, tables, only, weights, threads, seed);
+        if (durability != null) {
+            w.durable(Path.of(dir), durability, checkpointMillis);
+        }
+        return w;
     }
 
     /**

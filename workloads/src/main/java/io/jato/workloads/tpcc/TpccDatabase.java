@@ -2,9 +2,11 @@ package io.jato.workloads.tpcc;
 
 import io.jato.collections.TxLongHashMap;
 import io.jato.collections.TxLongSortedMap;
+import io.jato.durable.DurableLongMap;
 import io.jato.records.AbstractRecord;
 import io.jato.records.RecordLayout;
 import io.jato.stm.Stm;
+import io.jato.stm.Txn;
 import io.jato.workloads.Workload;
 
 import java.util.Objects;
@@ -90,6 +92,16 @@ public final class TpccDatabase {
     final TxLongSortedMap<OrderLine> orderLine;
     /** Where new-order takes O_ID from, and the ids the fast policy left unused. */
     final TpccOrderIds orderIds;
+    /*
+     * A durable run (--durable, TpccDurability): the write sides of the ORDER, ORDER-LINE and
+     * HISTORY maps, through which their inserts are logged; null otherwise. The other tables are
+     * only updated in place, which their rows log themselves. Set before any worker starts.
+     */
+    DurableLongMap<Order> orderLog;
+    DurableLongMap<OrderLine> orderLineLog;
+    DurableLongMap<History> historyLog;
+    /** Per HISTORY source (terminal + 1): the first sequence number above the recovered rows; empty if none. */
+    long[] historyStarts = new long[0];
 
     /**
      * An empty database for {@code warehouses} warehouses; {@link #load} fills it.
@@ -156,6 +168,38 @@ public final class TpccDatabase {
         orderLine = TxLongSortedMap.<OrderLine>builder(orderLineStm).prefixLayout(TpccKeys.ORDER_LINE_SUFFIX_BITS)
                 .build();
         this.orderIds = new TpccOrderIds(Objects.requireNonNull(orderIds, "orderIds"), warehouses);
+    }
+
+    /** New-order's ORDER insert: logged in a durable run. */
+    void putOrder(Txn txn, long key, Order o) {
+        if (orderLog != null) {
+            orderLog.put(txn, key, o);
+        } else {
+            order.put(txn, key, o);
+        }
+    }
+
+    /** New-order's ORDER-LINE inserts: logged in a durable run. */
+    void putOrderLine(Txn txn, long key, OrderLine line) {
+        if (orderLineLog != null) {
+            orderLineLog.put(txn, key, line);
+        } else {
+            orderLine.put(txn, key, line);
+        }
+    }
+
+    /** Payment's HISTORY insert: logged in a durable run. */
+    void putHistory(Txn txn, long key, History h) {
+        if (historyLog != null) {
+            historyLog.put(txn, key, h);
+        } else {
+            history.put(txn, key, h);
+        }
+    }
+
+    /** @return the first HISTORY sequence number terminal source {@code source} may use */
+    long historyStart(int source) {
+        return source < historyStarts.length ? historyStarts[source] : 0;
     }
 
     /** Loads every table with the current time as the load's dates; see {@link #load(Workload.Loader, long)}. */

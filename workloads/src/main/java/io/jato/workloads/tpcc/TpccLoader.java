@@ -197,7 +197,7 @@ final class TpccLoader {
     }
 
     /** Builds the (w, d, last name) index: per name, the customer ids sorted by first name, then id. */
-    private void indexLastNames(int w, int d, String[] firsts, int[] lastNumbers) {
+    void indexLastNames(int w, int d, String[] firsts, int[] lastNumbers) {
         int[] counts = new int[1000];
         for (int c = 1; c < lastNumbers.length; c++) {
             counts[lastNumbers[c]]++;

@@ -85,6 +85,15 @@ final class TpccOrderIds {
         return next.get(index(w, d) * STRIDE);
     }
 
+    /**
+     * After a recovery, before any new-order runs: the district's counter continues at
+     * {@code nextId} (never below the loaded orders' next id).
+     */
+    void restore(int w, int d, long nextId) {
+        int i = index(w, d) * STRIDE;
+        next.set(i, Math.max(next.get(i), nextId));
+    }
+
     /** Records that id {@code o} of district (w, d) was taken and its new-order did not commit. */
     void abandon(int w, int d, long o) {
         int i = index(w, d);

@@ -207,6 +207,7 @@ final class TpccTransactions {
         this.homeWarehouse = homeWarehouse;
         this.historySource = terminal + 1;
         TpccKeys.history(historySource, 0);     // checks the terminal's number
+        this.historySequence = db.historyStart(historySource); // above the rows a recovery found
         SplittableRandom root = new SplittableRandom(seed);
         this.mix = new TpccMix(root.split(), mixWeights);
         this.random = new TpccRandom(root);
@@ -313,7 +314,7 @@ final class TpccTransactions {
                 .setOrderLineCount(noLines)
                 .setAllLocal(allLocal));
         long orderKey = TpccKeys.order(w, d, o);
-        db.order.put(txn, orderKey, order);
+        db.putOrder(txn, orderKey, order);
         db.newOrder.put(txn, orderKey, order);
         db.orderByCustomer.put(txn, TpccKeys.orderByCustomer(w, d, noCustomer, o), order);
         long sum = 0;
@@ -352,7 +353,7 @@ final class TpccTransactions {
                     .setQuantity(quantity)
                     .setAmount(amount)
                     .setDistInfo(distInfo));
-            db.orderLine.put(txn, TpccKeys.orderLine(w, d, o, i + 1), line);
+            db.putOrderLine(txn, TpccKeys.orderLine(w, d, o, i + 1), line);
         }
         noOrderId = o;
         noTotal = sum * (10_000 - discount) / 10_000 * taxes / 10_000;
@@ -452,7 +453,7 @@ final class TpccTransactions {
                 .setDate(payDate)
                 .setAmount(amount)
                 .setData(warehouseName + "    " + districtName));
-        db.history.put(txn, TpccKeys.history(historySource, historySequence), history);
+        db.putHistory(txn, TpccKeys.history(historySource, historySequence), history);
         payCustomerId = c;
     }
 

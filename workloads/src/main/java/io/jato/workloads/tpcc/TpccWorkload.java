@@ -1,9 +1,11 @@
 package io.jato.workloads.tpcc;
 
+import io.jato.durable.DurabilityMode;
 import io.jato.stm.Stm;
 import io.jato.workloads.CheckResult;
 import io.jato.workloads.Workload;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -41,6 +43,12 @@ public final class TpccWorkload implements Workload {
     /** The mix's weights per type when {@link #only} is null; never written after construction. */
     private final int[] mixWeights;
     private final List<TpccWorker> workers = new ArrayList<>();
+    /** With {@code --durable}: where and how the tables are logged; null for an in-memory run. */
+    private Path durableDir;
+    private DurabilityMode durabilityMode;
+    private long checkpointMillis;
+    /** The open durable store, from {@link #load} to the end of {@link #check}; read by workers after their start. */
+    private TpccDurability durability;
 
     /**
      * @param threads the number of worker threads the runner will start (decides terminal and
@@ -88,6 +96,18 @@ public final class TpccWorkload implements Workload {
         this.mixWeights = TpccMix.checkWeights(mixWeights.clone());
     }
 
+    /**
+     * Makes the run durable (before {@link #load}): the tables are logged into {@code dir}, which
+     * is loaded if empty and recovered otherwise (see {@link TpccDurability}).
+     *
+     * @param checkpointMillis background checkpoint period, 0 for none
+     */
+    void durable(Path dir, DurabilityMode mode, long checkpointMillis) {
+        this.durableDir = Objects.requireNonNull(dir, "dir");
+        this.durabilityMode = Objects.requireNonNull(mode, "mode");
+        this.checkpointMillis = checkpointMillis;
+    }
+
     @Override
     public String name() {
         return "tpcc";
@@ -100,6 +120,11 @@ public final class TpccWorkload implements Workload {
         m.put("mode", mode.cliName());
         m.put("order_ids", db.orderIds.policy().cliName());
         m.put("mix", only == null ? TpccMix.describe(mixWeights) : only.cliName());
+        if (durableDir != null) {
+            m.put("durability", durabilityMode.name().toLowerCase(Locale.ROOT));
+            m.put("durable_dir", durableDir.toString());
+            m.put("checkpoint_s", checkpointMillis / 1000);
+        }
         return m;
     }
 
@@ -117,7 +142,18 @@ public final class TpccWorkload implements Workload {
 
     @Override
     public void load(Loader loader) {
-        db.load(loader);
+        if (durableDir == null) {
+            db.load(loader);
+            return;
+        }
+        durability = new TpccDurability(db, durableDir, durabilityMode, checkpointMillis);
+        try {
+            durability.loadOrRecover(loader);
+        } catch (RuntimeException | Error e) {
+            durability.close();
+            durability = null;
+            throw e;
+        }
     }
 
     @Override
@@ -131,6 +167,16 @@ public final class TpccWorkload implements Workload {
 
     @Override
     public CheckResult check() {
+        try {
+            return checkTables();
+        } finally {
+            if (durability != null) {
+                durability.close(); // everything committed becomes durable
+            }
+        }
+    }
+
+    private CheckResult checkTables() {
         long[] committed = new long[TYPES];
         long rollbacks = 0;
         synchronized (workers) {
@@ -163,9 +209,9 @@ public final class TpccWorkload implements Workload {
                     .append(String.format(Locale.ROOT, " %.1f%%", total == 0 ? 0.0 : 100.0 * committed[t] / total));
         }
         return CheckResult.ok(String.format(Locale.ROOT,
-                "consistency conditions 1-10 and 12 hold%s, nothing locked; executed mix (all phases): %s;"
-                        + " %,d new-order rollbacks", db.orderIds.fast() ? " (2 and 3 in their fast-order-id form)" : "",
-                mix, rollbacks));
+                "%sconsistency conditions 1-10 and 12 hold%s, nothing locked; executed mix (all phases): %s;"
+                        + " %,d new-order rollbacks", durability == null ? "" : "store " + durability.opened() + "; ",
+                db.orderIds.fast() ? " (2 and 3 in their fast-order-id form)" : "", mix, rollbacks));
     }
 
     /** The database, for tests. */
@@ -218,6 +264,9 @@ public final class TpccWorkload implements Workload {
                     lastType = TpccMix.Type.DELIVERY.ordinal();
                     t.executeDelivery();
                     committed[lastType]++;
+                    if (durability != null) {
+                        durability.committed();
+                    }
                     return true;
                 }
             }
@@ -228,6 +277,7 @@ public final class TpccWorkload implements Workload {
                 boolean ok = t.run(only);
                 if (ok) {
                     committed[lastType]++;
+                    afterCommit(only);
                 } else {
                     rollbacks++;
                 }
@@ -242,10 +292,18 @@ public final class TpccWorkload implements Workload {
             boolean ok = t.run(type);
             if (ok) {
                 committed[type.ordinal()]++;
+                afterCommit(type);
             } else {
                 rollbacks++;
             }
             return ok;
+        }
+
+        /** A durable run in durable mode returns from a writing transaction once it is on disk. */
+        private void afterCommit(TpccMix.Type type) {
+            if (durability != null && type != TpccMix.Type.ORDER_STATUS && type != TpccMix.Type.STOCK_LEVEL) {
+                durability.committed();
+            }
         }
 
         /** @return the type of the last transaction run, a deferred delivery included */
