@@ -65,6 +65,38 @@ public final class Codecs {
         return STRINGS;
     }
 
+    /** {@code long[]} values (null refused): their elements, 8 bytes each, little-endian. */
+    public static Codec<long[]> longArrays() {
+        return LONG_ARRAYS;
+    }
+
+    private static final Codec<long[]> LONG_ARRAYS = new Codec<>() {
+        @Override
+        public int encode(long[] value, MutableDirectBuffer buffer, int offset) {
+            for (int i = 0; i < value.length; i++) {
+                buffer.putLong(offset + i * Long.BYTES, value[i], ByteOrder.LITTLE_ENDIAN);
+            }
+            return value.length * Long.BYTES;
+        }
+
+        @Override
+        public long[] decode(DirectBuffer buffer, int offset, int length) {
+            if (length % Long.BYTES != 0) {
+                throw new IllegalStateException("a long[] of " + length + " bytes");
+            }
+            long[] v = new long[length / Long.BYTES];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = buffer.getLong(offset + i * Long.BYTES, ByteOrder.LITTLE_ENDIAN);
+            }
+            return v;
+        }
+
+        @Override
+        public String toString() {
+            return "longArrays";
+        }
+    };
+
     /**
      * Values that are generated records ({@code @TxRecord}): a row is logged and checkpointed as
      * its columns (primitives at their width, strings as UTF-8, enums by constant name), and a map

@@ -1,5 +1,6 @@
 package io.jato.durable;
 
+import io.jato.collections.TxHashMap;
 import io.jato.collections.TxLongHashMap;
 import io.jato.collections.TxLongSortedMap;
 import io.jato.durable.internal.DurableEngine;
@@ -306,6 +307,17 @@ public final class DurableStore implements AutoCloseable {
         public <K, V> Builder map(String name, Codec<K> keys, Codec<V> values) {
             Objects.requireNonNull(keys, "keys");
             return declare(name, values, () -> engine.declare(name, keys, values));
+        }
+
+        /**
+         * Declares a durable map over the application's {@code map}, which must be empty (recovery
+         * fills it; {@link DurableStore#map} gives the object to write it through): as
+         * {@link #map(String, Codec, Codec)}, for a map the application creates itself.
+         */
+        public <K, V> Builder map(String name, TxHashMap<K, V> map, Codec<K> keys, Codec<V> values) {
+            Objects.requireNonNull(map, "map");
+            Objects.requireNonNull(keys, "keys");
+            return declare(name, values, () -> engine.declare(name, map, keys, values));
         }
 
         /**

@@ -129,7 +129,8 @@ public final class Runner {
      * Loads, runs and checks {@code workload}.
      *
      * @param seed recorded in the result (the workload derives its generators from it)
-     * @throws RunFailure if a loader or worker thread failed, or the heap ran out while the workers
+     * @throws RunFailure if loading failed (a loader thread, or the workload's own checks of what
+     *                    it loads or recovers), a worker thread failed, or the heap ran out while the workers
      *                    ran or the check did; the first failure is the cause
      * @throws IllegalStateException if this runner has run before (a runner runs once)
      */
@@ -138,7 +139,14 @@ public final class Runner {
             throw new IllegalStateException("a Runner runs once");
         }
         long loadStart = System.nanoTime();
-        workload.load(new ParallelLoader(settings.loadThreads(), progress));
+        try {
+            workload.load(new ParallelLoader(settings.loadThreads(), progress));
+        } catch (RunFailure f) {
+            throw f;
+        } catch (RuntimeException e) {
+            // E.g. a durable directory that holds another table: named in the message, exit 1.
+            throw new RunFailure("loading failed", e);
+        }
         long loadNanos = System.nanoTime() - loadStart;
         // Collect the loading's garbage and promote the table now, not during the measured run.
         long loadedHeap = heapUsedAfterGc();

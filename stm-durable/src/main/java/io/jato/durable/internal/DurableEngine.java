@@ -84,6 +84,11 @@ public final class DurableEngine {
         return declare(name, keys, values, new Backend.Hash(new TxHashMap<>(stm)));
     }
 
+    /** Declares a map of object keys over {@code map}, which must be empty (before {@link #open}). */
+    public Table declare(String name, TxHashMap<?, ?> map, Codec<?> keys, Codec<?> values) {
+        return declare(name, keys, values, new Backend.Hash(map));
+    }
+
     /** Declares a long-keyed map over {@code map}, which must be empty (before {@link #open}). */
     public Table declareLong(String name, TxLongHashMap<?> map, Codec<?> values) {
         return declare(name, null, values, new Backend.LongHash(map));

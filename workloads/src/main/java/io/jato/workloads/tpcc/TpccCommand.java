@@ -1,8 +1,8 @@
 package io.jato.workloads.tpcc;
 
-import io.jato.durable.DurabilityMode;
 
 import io.jato.stm.Stm;
+import io.jato.workloads.DurabilityOptions;
 import io.jato.workloads.Option;
 import io.jato.workloads.Options;
 import io.jato.workloads.UsageException;
@@ -10,7 +10,6 @@ import io.jato.workloads.Workload;
 import io.jato.workloads.WorkloadCommand;
 import io.jato.workloads.none.NoneProtocol;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -99,7 +98,7 @@ public final class TpccCommand implements WorkloadCommand {
 
     @Override
     public List<Option> options() {
-        return List.of(
+        List<Option> options = new ArrayList<>(List.of(
                 Option.valued("warehouses", "W", "number of warehouses (default 1)"),
                 Option.valued("mode", "MODE", "base, ts, cu or cu+ts (default cu+ts)"),
                 Option.valued("order-ids", "POLICY", "fast or strict (default fast)"),
@@ -108,11 +107,9 @@ public final class TpccCommand implements WorkloadCommand {
                         + " (e.g. new-order=10,payment=10,order-status=40,stock-level=40; default standard)"),
                 Option.valued("table-protocols", "TABLE=PROTOCOL,...", "bind tables (maps and rows) to other"
                         + " serializable protocols, e.g. stock=tictoc (default: all on --protocol); tables: "
-                        + TpccTables.tableNames()),
-                Option.valued("durable", "DIR", "keep the tables in a durable store in DIR: loaded if empty,"
-                        + " recovered otherwise (docs/durability.md)"),
-                Option.valued("durability", "MODE", "with --durable: durable (wait for the disk, default) or async"),
-                Option.valued("checkpoint", "SECONDS", "with --durable: checkpoint every SECONDS, 0 never (default 0)"));
+                        + TpccTables.tableNames())));
+        options.addAll(DurabilityOptions.options());
+        return options;
     }
 
     /** @return the five transaction types, as they are named on the command line */
@@ -202,22 +199,12 @@ public final class TpccCommand implements WorkloadCommand {
         } else {
             only = TpccMix.byCliName(o.choice("mix", TpccMix.STANDARD, TpccMix.cliNames()));
         }
-        String dir = o.string("durable", null);
-        DurabilityMode durability = null;
-        long checkpointMillis = 0;
-        if (dir != null || o.has("durability") || o.has("checkpoint")) {
-            if (dir == null) {
-                throw new UsageException("--durability and --checkpoint need --durable DIR");
-            }
-            durability = o.choice("durability", "durable", List.of("durable", "async")).equals("async")
-                    ? DurabilityMode.ASYNC : DurabilityMode.DURABLE;
-            checkpointMillis = o.intValue("checkpoint", 0, 0, 86_400) * 1000L;
-        }
+        DurabilityOptions durability = DurabilityOptions.parse(o);
         // Last, so that a mistyped option is named first; before the workload, which allocates.
         checkHeap(warehouses, Runtime.getRuntime().maxMemory());
         TpccWorkload w = new TpccWorkload(stm, warehouses, mode, policy, tables, only, weights, threads, seed);
         if (durability != null) {
-            w.durable(Path.of(dir), durability, checkpointMillis);
+            w.durable(durability.dir(), durability.mode(), durability.checkpointMillis());
         }
         return w;
     }

@@ -1,12 +1,14 @@
 package io.jato.workloads.ycsb;
 
 import io.jato.stm.Stm;
+import io.jato.workloads.DurabilityOptions;
 import io.jato.workloads.Option;
 import io.jato.workloads.Options;
 import io.jato.workloads.UsageException;
 import io.jato.workloads.Workload;
 import io.jato.workloads.WorkloadCommand;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -41,12 +43,19 @@ public final class YcsbCommand implements WorkloadCommand {
                   a       50% read / 50% update, one key per transaction (YCSB-A)
                   b       95% read / 5% update, one key per transaction (YCSB-B)
                   txn16   16 operations on distinct keys; each reads or writes one random column
-                          (seed papers 000/001; with theta 0.9 and write ratio 0.5: high contention)""";
+                          (seed papers 000/001; with theta 0.9 and write ratio 0.5: high contention)
+
+                Durability (--durable DIR): the table is kept in a durable store in DIR (see
+                docs/durability.md): each write is logged (a row of the rows layout whole, a
+                record's written column group); --durability durable (default) returns from each
+                writing transaction once it is on disk, async at once. An empty DIR is loaded and
+                checkpointed first, a DIR that holds the table is recovered and the run goes on from
+                its values (the check then counts growth from where the run started).""";
     }
 
     @Override
     public List<Option> options() {
-        return List.of(
+        List<Option> options = new ArrayList<>(List.of(
                 Option.valued("mix", "MIX", "a, b or txn16 (default a)"),
                 Option.valued("records", "N", "records in the table (default 100000)"),
                 Option.valued("theta", "THETA", "Zipf skew in [0, 1), 0 = uniform (default 0.99 for a/b, 0.9 for txn16)"),
@@ -55,12 +64,19 @@ public final class YcsbCommand implements WorkloadCommand {
                 Option.valued("layout", "L", "rows, coarse or split (default rows): copy-on-write long[] rows, or a"
                         + " record with one version, or with even/odd column groups"),
                 Option.valued("writes", "W", "rmw or updater (default rmw): read-modify-write, or a blind"
-                        + " commit-time increment (record layouts)"));
+                        + " commit-time increment (record layouts)")));
+        options.addAll(DurabilityOptions.options());
+        return options;
     }
 
     @Override
     public Workload create(Options o, Stm stm, long seed) throws UsageException {
-        return new YcsbWorkload(stm, config(o, seed));
+        DurabilityOptions durability = DurabilityOptions.parse(o);
+        YcsbWorkload w = new YcsbWorkload(stm, config(o, seed));
+        if (durability != null) {
+            w.durable(durability);
+        }
+        return w;
     }
 
     /** @return the validated configuration for the parsed options */

@@ -1,12 +1,17 @@
 package io.jato.workloads.ycsb;
 
 import io.jato.collections.TxHashMap;
+import io.jato.durable.Codecs;
+import io.jato.durable.DurabilityMode;
+import io.jato.durable.DurableMap;
+import io.jato.durable.DurableStore;
 import io.jato.records.RecordLayout;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
 import io.jato.stm.TxnFunction;
 import io.jato.stm.TxnRunnable;
 import io.jato.workloads.CheckResult;
+import io.jato.workloads.DurabilityOptions;
 import io.jato.workloads.Workload;
 
 import java.util.ArrayList;
@@ -92,6 +97,15 @@ public final class YcsbWorkload implements Workload {
     private final List<YcsbWorker> workers = new ArrayList<>();
     /** Every record id boxed once; written by the loader threads, read-only afterwards. */
     private Long[] keys;
+    /** With --durable: where and how the table is logged; null for an in-memory run. */
+    private DurabilityOptions durable;
+    /** The open durable store, from {@link #load} to the end of {@link #check}; null otherwise. */
+    private DurableStore store;
+    /** The write side of the rows layout's table in a durable run (record rows log themselves). */
+    private DurableMap<Long, long[]> rowLog;
+    /** Per column, its growth summed over the records when the run started (non-zero after a recovery). */
+    private long[] startGrowth;
+    private String opened = "";
 
     public YcsbWorkload(Stm stm, Config config) {
         this.stm = Objects.requireNonNull(stm, "stm");
@@ -100,6 +114,11 @@ public final class YcsbWorkload implements Workload {
         this.table = rec ? null : new TxHashMap<>(stm, config.records());
         this.records = rec ? new TxHashMap<>(stm, config.records()) : null;
         this.distribution = new ZipfianDistribution(config.records(), config.theta());
+    }
+
+    /** Makes the run durable (before {@link #load}): the table lives in a durable store in the options' directory. */
+    void durable(DurabilityOptions options) {
+        this.durable = Objects.requireNonNull(options, "options");
     }
 
     @Override
@@ -118,6 +137,11 @@ public final class YcsbWorkload implements Workload {
         m.put("ops_per_txn", config.mix().operations());
         m.put("layout", config.layout().cliName());
         m.put("writes", config.blindWrites() ? "updater" : "rmw");
+        if (durable != null) {
+            m.put("durability", durable.mode().name().toLowerCase(Locale.ROOT));
+            m.put("durable_dir", durable.dir().toString());
+            m.put("checkpoint_s", durable.checkpointMillis() / 1000);
+        }
         return m;
     }
 
@@ -128,6 +152,58 @@ public final class YcsbWorkload implements Workload {
 
     @Override
     public void load(Loader loader) {
+        if (durable == null) {
+            loadTable(loader);
+        } else {
+            openDurable(loader);
+        }
+        // A fresh table starts at its initial values; a recovered one where the last run left it.
+        startGrowth = durable == null ? new long[config.columns()] : growth();
+    }
+
+    /**
+     * Opens the store over the (empty) table: loads and checkpoints it if the directory is empty,
+     * else recovers it and checks that it holds the table asked for.
+     */
+    private void openDurable(Loader loader) {
+        RecordLayout layout = config.layout() == YcsbLayout.SPLIT ? RecordLayout.SPLIT : RecordLayout.COARSE;
+        DurableStore.Builder b = DurableStore.builder(durable.dir(), stm).mode(durable.mode())
+                .checkpointMillis(durable.checkpointMillis());
+        if (table != null) {
+            b.map("ycsb", table, Codecs.longs(), Codecs.longArrays());
+        } else {
+            b.map("ycsb-records", records, Codecs.longs(), Codecs.records(() -> YcsbRow.create(stm, layout)));
+        }
+        store = b.open();
+        try {
+            int found = table != null ? table.single().size() : records.single().size();
+            if (found == 0) {
+                loadTable(loader);
+                store.adoptLoaded();
+                opened = "loaded and checkpointed";
+            } else {
+                if (found != config.records()) {
+                    throw new IllegalStateException(durable.dir() + " holds " + found + " records, --records asks for "
+                            + config.records());
+                }
+                Long[] ks = new Long[found];
+                for (int r = 0; r < found; r++) {
+                    ks[r] = (long) r;
+                }
+                keys = ks;
+                opened = "recovered: " + store.recoveryReport();
+            }
+            if (table != null) {
+                rowLog = store.map("ycsb");
+            }
+        } catch (RuntimeException | Error e) {
+            store.close();
+            store = null;
+            throw e;
+        }
+    }
+
+    private void loadTable(Loader loader) {
         int n = config.records();
         int columns = config.columns();
         Long[] ks = new Long[n];
@@ -170,8 +246,40 @@ public final class YcsbWorkload implements Workload {
 
     @Override
     public CheckResult check() {
+        try {
+            return checkTable();
+        } finally {
+            if (store != null) {
+                store.close(); // everything committed becomes durable
+            }
+        }
+    }
+
+    /** @return per column, its growth over the initial values summed over every record (null if one is missing) */
+    private long[] growth() {
+        int columns = config.columns();
+        long[] grown = new long[columns];
+        for (int r = 0; r < keys.length; r++) {
+            long[] row = committedRow(keys[r]);
+            if (row == null || row.length != columns) {
+                return null;
+            }
+            for (int c = 0; c < columns; c++) {
+                grown[c] += row[c] - initialValue(r, c, columns);
+            }
+        }
+        return grown;
+    }
+
+    private CheckResult checkTable() {
         int columns = config.columns();
         long[] expected = new long[columns];
+        if (startGrowth == null) {
+            return CheckResult.failed("a record was missing or malformed when the run started");
+        }
+        for (int c = 0; c < columns; c++) {
+            expected[c] = startGrowth[c];
+        }
         synchronized (workers) {
             for (YcsbWorker w : workers) {
                 for (int c = 0; c < columns; c++) {
@@ -201,10 +309,10 @@ public final class YcsbWorkload implements Workload {
         for (int c = 0; c < columns; c++) {
             if (grown[c] != expected[c]) {
                 return CheckResult.failed(String.format(Locale.ROOT,
-                        "column %d grew by %,d over all records but %,d increments of it committed", c, grown[c],
-                        expected[c]));
+                        "column %d grew by %,d over all records but %,d increments of it committed (%,d before the run)",
+                        c, grown[c], expected[c] - startGrowth[c], startGrowth[c]));
             }
-            total += expected[c];
+            total += expected[c] - startGrowth[c];
         }
         int size = table != null ? table.single().size() : records.single().size();
         if (size != keys.length) {
@@ -215,7 +323,7 @@ public final class YcsbWorkload implements Workload {
             return CheckResult.failed("table not quiescent after the run: " + stuck);
         }
         return CheckResult.ok(String.format(Locale.ROOT,
-                "%,d committed increments = growth of the %d columns summed over %,d records; no item left locked",
+                (opened.isEmpty() ? "" : "store " + opened + "; ") + "%,d committed increments = growth of the %d columns summed over %,d records; no item left locked",
                 total, columns, keys.length));
     }
 
@@ -274,6 +382,10 @@ public final class YcsbWorkload implements Workload {
         private final ZipfianGenerator keyGenerator;
         private final TxHashMap<Long, long[]> map = table;
         private final TxHashMap<Long, YcsbRow> rows = records;
+        /** The rows layout's write side in a durable run, else null. */
+        private final DurableMap<Long, long[]> log = rowLog;
+        /** In durable mode: the store whose disk a writing transaction waits for. */
+        private final DurableStore waitFor = durable != null && durable.mode() == DurabilityMode.DURABLE ? store : null;
         private final boolean blind = config.blindWrites();
         private final Long[] boxedKeys = keys;
         private final int columns = config.columns();
@@ -308,6 +420,9 @@ public final class YcsbWorkload implements Workload {
             boolean writes = draw();
             if (writes) {
                 stm.run(updateBody);
+                if (waitFor != null) {
+                    waitFor.awaitDurable();
+                }
                 for (int i = 0; i < operations; i++) {
                     if (opWrite[i]) {
                         committedIncrements[opColumn[i]]++;
@@ -359,7 +474,11 @@ public final class YcsbWorkload implements Workload {
                 if (opWrite[i]) {
                     long[] copy = row.clone();
                     copy[c] = row[c] + 1;
-                    map.put(txn, key, copy);
+                    if (log != null) {
+                        log.put(txn, key, copy);
+                    } else {
+                        map.put(txn, key, copy);
+                    }
                 } else if (wholeRow) {
                     for (long v : row) {
                         s += v;
