@@ -17,15 +17,14 @@ import io.jato.stm.spi.TxnContext;
  */
 final class RowHandle implements RecordObserver {
     final Table table;
-    final AbstractRecord record;
+    /** The key of an object-keyed table, else null (the record is not kept here: 8 bytes less per row). */
     final Object key;
     final long longKey;
     /** Written and read only with the key's stripe locked (see the class comment). */
     boolean live;
 
-    RowHandle(Table table, AbstractRecord record, Object key, long longKey) {
+    RowHandle(Table table, Object key, long longKey) {
         this.table = table;
-        this.record = record;
         this.key = key;
         this.longKey = longKey;
     }
@@ -36,7 +35,7 @@ final class RowHandle implements RecordObserver {
 
     @Override
     public void written(TxnContext txn, AbstractRecord r, int groupMask) {
-        table.noteGroups(txn, this, groupMask);
+        table.noteGroups(txn, this, r, groupMask);
     }
 
     /** @return what a message says of the row: its table and key */

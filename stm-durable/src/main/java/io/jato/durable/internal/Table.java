@@ -131,7 +131,7 @@ public final class Table {
             RowHandle h = handleFor(r, key, longKey);
             if (h == null) {
                 // Not live until this commit installs: a failed attempt's handle logs nothing.
-                h = new RowHandle(this, r, key, longKey);
+                h = new RowHandle(this, key, longKey);
                 r.setObserver(h);
             }
             handle = h;
@@ -174,8 +174,8 @@ public final class Table {
     }
 
     /** Body time, first write of a row's group item: the groups go into the log if the row is still stored. */
-    void noteGroups(TxnContext tc, RowHandle h, int groupMask) {
-        note(tc, h.key, h.longKey, null, h, null, LogFormat.OP_GROUPS, groupMask);
+    void noteGroups(TxnContext tc, RowHandle h, AbstractRecord r, int groupMask) {
+        note(tc, h.key, h.longKey, r, h, null, LogFormat.OP_GROUPS, groupMask);
     }
 
     private void note(TxnContext tc, Object key, long longKey, Object value, Object handle, Object oldHandle,
@@ -221,8 +221,8 @@ public final class Table {
     }
 
     /** Writes the columns of the groups a transaction wrote in a stored row; @return their length. */
-    int encodeGroups(TxnContext tc, BufferColumns cols, RowHandle h, int mask, MutableDirectBuffer b, int pos) {
-        h.record.writeCommitColumns(tc, mask, cols.writeTo(b, pos));
+    int encodeGroups(TxnContext tc, BufferColumns cols, AbstractRecord r, int mask, MutableDirectBuffer b, int pos) {
+        r.writeCommitColumns(tc, mask, cols.writeTo(b, pos));
         return cols.position() - pos;
     }
 
@@ -340,7 +340,7 @@ public final class Table {
             long lk = longKeys ? (Long) k : 0L;
             RowHandle h = handleFor(r, longKeys ? null : k, lk);
             if (h == null || !h.live) {
-                h = new RowHandle(this, r, longKeys ? null : k, lk);
+                h = new RowHandle(this, longKeys ? null : k, lk);
                 h.live = true;
                 r.setObserver(h);
                 adopted[0]++;
@@ -356,7 +356,7 @@ public final class Table {
                 AbstractRecord r = e.getValue();
                 if (backend.get(e.getKey()) == r) {
                     Object k = e.getKey();
-                    RowHandle h = new RowHandle(this, r, longKeys ? null : k, longKeys ? (Long) k : 0L);
+                    RowHandle h = new RowHandle(this, longKeys ? null : k, longKeys ? (Long) k : 0L);
                     h.live = true;
                     r.setObserver(h);
                 }

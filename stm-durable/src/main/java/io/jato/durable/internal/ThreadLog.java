@@ -1,6 +1,7 @@
 package io.jato.durable.internal;
 
 import io.jato.durable.DurabilityException;
+import io.jato.records.AbstractRecord;
 import io.jato.stm.spi.Scratch;
 import io.jato.stm.spi.TxnContext;
 import org.agrona.ExpandableArrayBuffer;
@@ -143,7 +144,7 @@ public final class ThreadLog implements Scratch.Pooled {
         int pos = 12;
         int written = 0;
         for (int i = 0, n = count; i < n; i++) {
-            if (ops[i] == LogFormat.OP_GROUPS && !stillStored((RowHandle) handles[i])) {
+            if (ops[i] == LogFormat.OP_GROUPS && !stillStored((RowHandle) handles[i], (AbstractRecord) values[i])) {
                 continue;
             }
             pos = encode(tc, b, pos, i);
@@ -169,8 +170,8 @@ public final class ThreadLog implements Scratch.Pooled {
      *         the handle's key (a committed put made it live, no committed remove since) and still
      *         watched by it. Read with the key's stripe locked, as the commits that change it write it.
      */
-    private static boolean stillStored(RowHandle h) {
-        return h.live && h.record.observer() == h;
+    private static boolean stillStored(RowHandle h, AbstractRecord r) {
+        return h.live && r.observer() == h;
     }
 
     private int encode(TxnContext tc, ExpandableArrayBuffer b, int pos, int i) {
@@ -187,7 +188,7 @@ public final class ThreadLog implements Scratch.Pooled {
             pos += 4 + vl;
         } else if (op == LogFormat.OP_GROUPS) {
             b.putInt(pos, masks[i], LE);
-            int vl = t.encodeGroups(tc, columns, (RowHandle) handles[i], masks[i], b, pos + 8);
+            int vl = t.encodeGroups(tc, columns, (AbstractRecord) values[i], masks[i], b, pos + 8);
             b.putInt(pos + 4, vl, LE);
             pos += 8 + vl;
         }

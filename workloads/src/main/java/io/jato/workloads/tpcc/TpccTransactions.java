@@ -631,8 +631,16 @@ final class TpccTransactions {
         return homeWarehouse;
     }
 
-    /** @return HISTORY rows this terminal has committed */
+    /**
+     * @return the sequence number of this terminal's next HISTORY row: the rows it committed, plus
+     *         the rows of its source a recovery found (a durable run)
+     */
     long historyRows() {
         return historySequence;
+    }
+
+    /** @return the source number of this terminal's HISTORY keys */
+    int historySource() {
+        return historySource;
     }
 }

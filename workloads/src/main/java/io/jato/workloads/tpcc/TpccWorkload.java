@@ -220,8 +220,9 @@ public final class TpccWorkload implements Workload {
     }
 
     /** One worker thread: its terminals (one per home warehouse) and its per-type counters. */
-    private final class TpccWorker implements Worker {
-        private final TpccTransactions[] terminals;
+    final class TpccWorker implements Worker {
+        /** Its terminals; package-private for tests (TpccKillRecoverTest reads what they committed). */
+        final TpccTransactions[] terminals;
         /** Warehouses whose deferred deliveries this worker runs. */
         private final int[] owned;
         private int next;
