@@ -2,6 +2,7 @@ package io.jato.durable.internal;
 
 import io.jato.durable.CorruptFileException;
 import io.jato.durable.RecoveryReport;
+import org.agrona.collections.IntArrayList;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -113,6 +114,8 @@ final class Recovery {
             }
             Segment seg = scan(s.getValue(), s.getKey(), s.getKey().equals(segments.lastKey()));
             if (seg != null) {
+                seg.length = Files.size(seg.file);
+                seg.bytes = null;
                 scanned.add(seg);
                 maxSeen = Math.max(maxSeen, Math.max(seg.maxEpoch, seg.header.base()));
             }
@@ -239,11 +242,18 @@ final class Recovery {
 
     // ------------------------------------------------------------------ log segments
 
+    /**
+     * What the scan learned of one segment. Its bytes are dropped after the scan and read again to
+     * replay it, so that recovery holds one segment in the heap at a time, not the whole log.
+     */
     private static final class Segment {
         final Path file;
-        final ByteBuffer bytes;
+        ByteBuffer bytes;
         final LogFormat.Header header;
-        final List<Integer> txns = new ArrayList<>();
+        /** Offsets of its TXN records. */
+        final IntArrayList txns = new IntArrayList();
+        /** Its length after the scan (a torn tail cut off). */
+        long length;
         long maxMarker = Long.MIN_VALUE;
         long maxEpoch;
 
@@ -285,7 +295,7 @@ final class Recovery {
             byte type = b.get(pos + LogFormat.RECORD_HEADER);
             long value = b.getLong(pos + LogFormat.RECORD_HEADER + 1);
             if (type == LogFormat.TXN) {
-                seg.txns.add(pos);
+                seg.txns.addInt(pos);
                 seg.maxEpoch = Math.max(seg.maxEpoch, value);
             } else if (type == LogFormat.EPOCH) {
                 seg.maxMarker = Math.max(seg.maxMarker, value);
@@ -340,10 +350,16 @@ final class Recovery {
         return false;
     }
 
-    private void replay(Segment seg, long bound) {
-        ByteBuffer b = seg.bytes;
+    private void replay(Segment seg, long bound) throws IOException {
+        // Read again (the scan may have cut a torn tail off: the offsets below stay valid).
+        ByteBuffer b = read(seg.file);
+        if (b.limit() != seg.length) {
+            throw new CorruptFileException(seg.file, Math.min(b.limit(), seg.length), "changed while it was recovered: "
+                    + seg.length + " bytes when scanned, " + b.limit() + " now");
+        }
         UnsafeBuffer u = new UnsafeBuffer(b);
-        for (int pos : seg.txns) {
+        for (int i = 0, n = seg.txns.size(); i < n; i++) {
+            int pos = seg.txns.getInt(i);
             int p = pos + LogFormat.RECORD_HEADER + 1;
             long epoch = b.getLong(p);
             if (epoch > bound) {
@@ -352,7 +368,7 @@ final class Recovery {
             }
             int count = b.getInt(p + 8);
             p += 12;
-            for (int i = 0; i < count; i++) {
+            for (int w = 0; w < count; w++) {
                 int id = b.getInt(p);
                 long seq = b.getLong(p + 4);
                 byte op = b.get(p + 12);

@@ -8,12 +8,12 @@ import io.jato.stm.spi.Entry;
 import io.jato.stm.spi.TxnContext;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Long2ObjectHashMap;
 
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.zip.CRC32C;
 
 /**
@@ -55,7 +55,13 @@ public final class Table {
         this.valueCodec = (Codec<Object>) valueCodec;
         this.records = valueCodec instanceof RecordCodec<?> rc ? rc : null;
         this.backend = backend;
-        this.rows = records != null ? new HashMap<>() : null;
+        if (longKeys) {
+            this.recoveredLong = new Long2ObjectHashMap<>();
+            this.rowsLong = records != null ? new Long2ObjectHashMap<>() : null;
+        } else {
+            this.recovered = new HashMap<>();
+            this.rows = records != null ? new HashMap<>() : null;
+        }
         int domain = engine.stm.protocolDomain();
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new LogStripe(domain);
@@ -228,9 +234,17 @@ public final class Table {
 
     // ------------------------------------------------------------------ recovery (one thread, before open)
 
-    /** Per key: the sequence number of the last put or remove applied, then, for records, of each group. */
-    private HashMap<Object, long[]> recovered = new HashMap<>();
-    /** Records only: the row object being rebuilt per key (kept while absent, for out-of-order group writes). */
+    /*
+     * Recovery state, per key: the sequence number of the last put or remove applied, then, for
+     * records, of each group's last write; and, for records, the row being rebuilt (kept while
+     * absent, for group writes that arrive before their put). Long keys live in Agrona's
+     * open-addressing maps: no boxed key or node object per row, and a mixed hash (TPC-C's packed
+     * keys made a HashMap<Long, ...> collide into tree bins: 56-byte nodes, 8 M of them in a
+     * 20-second run's recovery). Dropped by finishRecovery.
+     */
+    private Long2ObjectHashMap<long[]> recoveredLong;
+    private HashMap<Object, long[]> recovered;
+    private Long2ObjectHashMap<AbstractRecord> rowsLong;
     private HashMap<Object, AbstractRecord> rows;
     private final BufferColumns recoveryColumns = new BufferColumns();
 
@@ -245,13 +259,21 @@ public final class Table {
     }
 
     private long[] state(Object key) {
-        long[] s = recovered.get(key);
+        long[] s = longKeys ? recoveredLong.get((long) (Long) key) : recovered.get(key);
         if (s == null) {
             s = new long[records == null ? 1 : 1 + Integer.bitCount(records.allGroups())];
             Arrays.fill(s, -1); // below every sequence number: a checkpoint's entries may carry 0
-            recovered.put(key, s);
+            if (longKeys) {
+                recoveredLong.put((long) (Long) key, s);
+            } else {
+                recovered.put(key, s);
+            }
         }
         return s;
+    }
+
+    private AbstractRecord row(Object key) {
+        return longKeys ? rowsLong.get((long) (Long) key) : rows.get(key);
     }
 
     /** Applies a put of {@code seq}; @return true if it changed anything. */
@@ -268,7 +290,7 @@ public final class Table {
         boolean changed = recoverGroups(key, s, records.allGroups(), b, at, length, seq);
         if (s[0] < seq) {
             s[0] = seq;
-            backend.put(key, rows.get(key));
+            backend.put(key, row(key));
             changed = true;
         }
         return changed;
@@ -306,10 +328,14 @@ public final class Table {
                 s[1 + g] = seq;
             }
         }
-        AbstractRecord row = rows.get(key);
+        AbstractRecord row = row(key);
         if (row == null) {
             row = records.create();
-            rows.put(key, row);
+            if (longKeys) {
+                rowsLong.put((long) (Long) key, row);
+            } else {
+                rows.put(key, row);
+            }
         }
         BufferColumns c = recoveryColumns.readFrom(b, at, length);
         row.readColumnsNonTx(c, mask, store);
@@ -351,18 +377,22 @@ public final class Table {
 
     /** After recovery: every stored row watched by a live handle; the recovery state dropped. */
     void finishRecovery() {
-        if (rows != null) {
-            for (Map.Entry<Object, AbstractRecord> e : rows.entrySet()) {
-                AbstractRecord r = e.getValue();
-                if (backend.get(e.getKey()) == r) {
-                    Object k = e.getKey();
-                    RowHandle h = new RowHandle(this, longKeys ? null : k, longKeys ? (Long) k : 0L);
-                    h.live = true;
-                    r.setObserver(h);
-                }
-            }
+        if (rowsLong != null) {
+            rowsLong.forEachLong((k, r) -> watch(k, r, k));
+        } else if (rows != null) {
+            rows.forEach((k, r) -> watch(k, r, 0L));
         }
+        recoveredLong = null;
         recovered = null;
+        rowsLong = null;
         rows = null;
+    }
+
+    private void watch(Object key, AbstractRecord r, long longKey) {
+        if (backend.get(key) == r) {
+            RowHandle h = new RowHandle(this, longKeys ? null : key, longKey);
+            h.live = true;
+            r.setObserver(h);
+        }
     }
 }

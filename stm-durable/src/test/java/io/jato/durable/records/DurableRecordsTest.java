@@ -3,6 +3,7 @@ package io.jato.durable.records;
 import io.jato.collections.TxLongHashMap;
 import io.jato.collections.TxLongSortedMap;
 import io.jato.durable.Codecs;
+import io.jato.durable.CorruptFileException;
 import io.jato.durable.DurabilityMode;
 import io.jato.durable.DurableLongMap;
 import io.jato.durable.DurableStore;
@@ -223,6 +224,25 @@ class DurableRecordsTest {
             assertEquals("loaded3/BASIC/false balance 33 x0 audit null/0.0/0", describe(db.hashRows.single().get(3)));
             assertEquals("sorted7/BASIC/false balance 4 x1 audit null/0.0/0", describe(db.sortedRows.single().get(7)));
         }
+    }
+
+    @Test
+    void aLogOfOtherRowsIsRefusedNamingTheFile() {
+        try (Db db = new Db(dir, RecordLayout.SPLIT)) {
+            db.store.atomic(tx -> db.hash.put(tx, 1, db.row("ann")));
+            db.store.atomic(tx -> {
+                db.hashRows.get(tx, 1).setNote(tx, "group 2");
+                return null;
+            });
+        }
+        Stm stm = Stm.builder().build();
+        TxLongHashMap<Slim> slim = new TxLongHashMap<>(stm);
+        CorruptFileException e = assertThrows(CorruptFileException.class, () -> DurableStore.builder(dir, stm)
+                .longMap("rows", slim, Codecs.records(() -> Slim.create(stm)))
+                .longMap("sorted-rows", new TxLongSortedMap<Slim>(stm), Codecs.records(() -> Slim.create(stm)))
+                .open());
+        assertTrue(e.getMessage().contains(".jlog") && e.getMessage().contains("'rows'"), e.getMessage());
+        assertEquals(0, slim.single().size());
     }
 
     @Test
