@@ -63,7 +63,6 @@ public abstract class AbstractRecord extends TxItem {
     }
 
     private final Stm stm;
-    private final RecordLayout layout;
     /**
      * Group 1's version item when groups have their own items (split layout, two or more
      * groups); null when every group shares this record's own item (coarse layout, or a single
@@ -76,13 +75,18 @@ public abstract class AbstractRecord extends TxItem {
      * bytes per row (7% of a TPC-C heap, docs/protocol-spi.md "Item layout").
      */
     private final TxItem[] more;
-    /** Mask of all declared groups; an item of the coarse layout covers all of them. */
-    private final int allGroups;
+    /*
+     * The number of declared groups (1 to 32) and the layout, in two bytes rather than a mask int
+     * and a RecordLayout reference: the observer's reference below fits in the bytes saved, so a
+     * row costs what it cost before observers (a TPC-C ORDER-LINE: 88 bytes).
+     */
+    private final byte groupCount;
+    private final boolean coarse;
     /**
      * Who is told of this record's writes (a durable store), or null (almost always). Written by
-     * whoever attaches it ({@link #setObserver}) with a release store, read plainly by writing
-     * transactions: a record reaches other threads through a transactional publication (a map
-     * put) that orders the attachment before it.
+     * whoever attaches it ({@link #setObserver}) with a release store; read with an opaque load by
+     * writing transactions (a record reaches other threads through a transactional publication, a
+     * map put, that orders the attachment before it) and with a volatile load by its owner.
      */
     private volatile RecordObserver observer;
 
@@ -102,11 +106,11 @@ public abstract class AbstractRecord extends TxItem {
     private AbstractRecord(Stm stm, int domain, RecordLayout layout, int groupCount) {
         super(domain);
         this.stm = stm;
-        this.layout = Objects.requireNonNull(layout, "layout");
+        this.coarse = Objects.requireNonNull(layout, "layout") == RecordLayout.COARSE;
         if (groupCount < 1 || groupCount > 32) {
             throw new IllegalArgumentException("a record has 1 to 32 groups, got " + groupCount);
         }
-        this.allGroups = groupCount == 32 ? -1 : (1 << groupCount) - 1;
+        this.groupCount = (byte) groupCount;
         if (layout == RecordLayout.COARSE || groupCount == 1) {
             this.item1 = null;
             this.more = null;
@@ -137,12 +141,17 @@ public abstract class AbstractRecord extends TxItem {
 
     /** @return the groups sharing group {@code g}'s item: itself when split, all when coarse */
     private int itemGroups(int g) {
-        return item1 == null ? allGroups : 1 << g;
+        return item1 == null ? allGroups() : 1 << g;
     }
 
     /** @return the number of declared groups */
     private int groupCount() {
-        return Integer.bitCount(allGroups);
+        return groupCount;
+    }
+
+    /** @return the mask of all declared groups; an item of the coarse layout covers all of them */
+    private int allGroups() {
+        return -1 >>> (32 - groupCount);
     }
 
     // ---------------------------------------------------------------- generated-code contract
@@ -195,7 +204,7 @@ public abstract class AbstractRecord extends TxItem {
 
     /** @return how this instance maps groups to versions */
     public final RecordLayout layout() {
-        return layout;
+        return coarse ? RecordLayout.COARSE : RecordLayout.SPLIT;
     }
 
     /** @return the transaction context for {@code txn}, checked for thread, state and store */
@@ -364,7 +373,7 @@ public abstract class AbstractRecord extends TxItem {
 
     /** @return the mask of every declared group (bit g set for group g) */
     public final int groupMask() {
-        return allGroups;
+        return allGroups();
     }
 
     /**
@@ -406,7 +415,7 @@ public abstract class AbstractRecord extends TxItem {
             } else {
                 if (committed == null) {
                     committed = c.borrow(imageKind());
-                    committed.attach(allGroups);
+                    committed.attach(allGroups());
                     load(committed, groupMask);
                 }
                 writeColumns(committed, bit, out);
@@ -420,7 +429,7 @@ public abstract class AbstractRecord extends TxItem {
      */
     public final void writeColumnsNonTx(int groupMask, ColumnOutput out) {
         RecordImage im = newImage();
-        im.attach(allGroups);
+        im.attach(allGroups());
         snapshotNonTx(im);
         writeColumns(im, groupMask, out);
     }
@@ -436,7 +445,7 @@ public abstract class AbstractRecord extends TxItem {
                     + " names groups that encodedMask " + Integer.toBinaryString(encodedMask) + " does not hold");
         }
         RecordImage im = newImage();
-        im.attach(allGroups);
+        im.attach(allGroups());
         readColumns(in, encodedMask, im);
         if (storeMask == 0) {
             return;

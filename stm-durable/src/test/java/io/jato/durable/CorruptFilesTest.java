@@ -5,10 +5,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import java.util.zip.CRC32C;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -103,6 +106,37 @@ class CorruptFilesTest {
                 () -> DurableStoreTest.open(dir, DurabilityMode.DURABLE));
         assertEquals(seg, e.file());
         assertTrue(e.getMessage().contains("header checksum"), e.getMessage());
+    }
+
+    /** Rewrites a file header's version field and its checksum. */
+    private static void setVersion(Path f, int version) throws IOException {
+        try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
+            byte[] h = new byte[48];
+            raf.readFully(h);
+            ByteBuffer b = ByteBuffer.wrap(h).order(ByteOrder.LITTLE_ENDIAN);
+            b.putInt(8, version);
+            CRC32C c = new CRC32C();
+            c.update(h, 0, 44);
+            b.putInt(44, (int) c.getValue());
+            raf.seek(0);
+            raf.write(h);
+        }
+    }
+
+    @Test
+    void aSegmentOfTheOlderVersionIsReadAndANewerOneRefused() throws IOException {
+        Path seg = writeLog(dir);
+        setVersion(seg, 1); // puts and removes only: the version before record column groups
+        try (DurableStore s = DurableStoreTest.open(dir, DurabilityMode.DURABLE)) {
+            DurableMap<Long, Long> a = s.map("accounts");
+            assertEquals(300L, a.getNonTx(3L), s.recoveryReport().toString());
+        }
+        setVersion(seg, 3);
+        CorruptFileException e = assertThrows(CorruptFileException.class,
+                () -> DurableStoreTest.open(dir, DurabilityMode.DURABLE));
+        assertEquals(seg, e.file());
+        assertEquals(8, e.offset());
+        assertTrue(e.getMessage().contains("log format version 3, this build reads versions 1 to 2"), e.getMessage());
     }
 
     @Test

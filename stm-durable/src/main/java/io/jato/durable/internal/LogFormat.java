@@ -14,7 +14,7 @@ import java.util.zip.CRC32C;
  * <pre>
  * file header (48 bytes)
  *   0  magic     8 bytes  "JATOLOG1" | "JATOCKP1" | "JATOSTOR"
- *   8  version   int      FORMAT_VERSION (log, store) | CHECKPOINT_VERSION
+ *   8  version   int      LOG_VERSION | STORE_VERSION | CHECKPOINT_VERSION
  *  12  storeId   long     random, fixed when the store is created
  *  20  number    long     segment number (a checkpoint: the first segment it needs)
  *  28  cutLow    long     segments: records of EARLIER segments above this epoch are void
@@ -28,7 +28,15 @@ import java.util.zip.CRC32C;
  * </pre>
  */
 public final class LogFormat {
-    public static final int FORMAT_VERSION = 1;
+    /**
+     * Log segments: 2 added the write op GROUPS (a record's column groups); a segment of version 1
+     * holds only puts and removes, so this build reads both and writes 2.
+     */
+    public static final int LOG_VERSION = 2;
+    /** The oldest log segment version this build reads. */
+    public static final int LOG_VERSION_OLDEST = 1;
+    /** The store file. */
+    public static final int STORE_VERSION = 1;
     /** Checkpoints: 1 was a file of ENTRY records; 2 is metadata beside one Chronicle Map file per map. */
     public static final int CHECKPOINT_VERSION = 2;
     public static final long LOG_MAGIC = magic("JATOLOG1");
@@ -103,9 +111,11 @@ public final class LogFormat {
                     + HEADER_BYTES + " bytes");
         }
         int version = b.getInt(8);
-        if (version != version(magic)) {
+        int oldest = magic == LOG_MAGIC ? LOG_VERSION_OLDEST : version(magic);
+        if (version < oldest || version > version(magic)) {
             throw new CorruptFileException(file, 8, kind(magic) + " format version " + version
-                    + ", this build reads version " + version(magic));
+                    + ", this build reads version" + (oldest == version(magic) ? " " + oldest
+                    : "s " + oldest + " to " + version(magic)));
         }
         if (b.getInt(HEADER_BYTES - 4) != crc(b, 0, HEADER_BYTES - 4)) {
             throw new CorruptFileException(file, HEADER_BYTES - 4, "header checksum mismatch");
@@ -119,7 +129,7 @@ public final class LogFormat {
     }
 
     private static int version(long magic) {
-        return magic == CHECKPOINT_MAGIC ? CHECKPOINT_VERSION : FORMAT_VERSION;
+        return magic == CHECKPOINT_MAGIC ? CHECKPOINT_VERSION : magic == LOG_MAGIC ? LOG_VERSION : STORE_VERSION;
     }
 
     private static String kind(long magic) {
