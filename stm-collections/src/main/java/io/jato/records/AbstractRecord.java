@@ -406,11 +406,7 @@ public abstract class AbstractRecord extends TxItem {
                             + " durable record needs delta versions off (mvcc's updaterDeltas)");
                 }
                 RecordImage im = (RecordImage) e.pendingRef();
-                if (!im.isMaterialized()) {
-                    load(im, im.groups());
-                    im.applyOps();
-                    im.setMaterialized();
-                }
+                prepareAtCommit(im);
                 writeColumns(im, bit, out);
             } else {
                 if (committed == null) {
@@ -420,6 +416,20 @@ public abstract class AbstractRecord extends TxItem {
                 }
                 writeColumns(committed, bit, out);
             }
+        }
+    }
+
+    /**
+     * Check phase, the image's groups locked: loads the columns the setters did not write and
+     * runs the pending updaters, once (whoever comes first: the record's own check or an
+     * observer's {@link #writeCommitColumns}). User updater code runs here, before any install,
+     * so one that throws rolls the commit back with nothing written.
+     */
+    private void prepareAtCommit(RecordImage im) {
+        if (!im.isMaterialized()) {
+            load(im, im.groups());
+            im.applyOps();
+            im.setMaterialized();
         }
     }
 
@@ -567,12 +577,7 @@ public abstract class AbstractRecord extends TxItem {
             if (entry.has(Entry.DELTA)) {
                 return true;
             }
-            RecordImage im = (RecordImage) entry.pendingRef();
-            if (!im.isMaterialized()) {
-                ((AbstractRecord) entry.key()).load(im, im.groups());
-                im.applyOps();
-                im.setMaterialized();
-            }
+            ((AbstractRecord) entry.key()).prepareAtCommit((RecordImage) entry.pendingRef());
             return true;
         }
 

@@ -68,7 +68,7 @@ public final class DurableLongMap<V> {
         Objects.requireNonNull(value, "value");
         table.checkPut(null, key, value);
         V old = hash != null ? hash.put(txn, key, value) : sorted.put(txn, key, value);
-        table.logPut(txn, null, key, value, old);
+        table.notePut(txn, null, key, value, old);
         return old;
     }
 
@@ -80,7 +80,7 @@ public final class DurableLongMap<V> {
     public V remove(Txn txn, long key) {
         V old = hash != null ? hash.remove(txn, key) : sorted.remove(txn, key);
         if (old != null) {
-            table.logRemove(txn, null, key, old);
+            table.noteRemove(txn, null, key, old);
         }
         return old;
     }

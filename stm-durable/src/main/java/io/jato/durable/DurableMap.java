@@ -59,7 +59,7 @@ public final class DurableMap<K, V> {
         Objects.requireNonNull(value, "value");
         table.checkPut(key, 0L, value);
         V old = map.put(txn, key, value);
-        table.logPut(txn, key, 0L, value, old);
+        table.notePut(txn, key, 0L, value, old);
         return old;
     }
 
@@ -72,7 +72,7 @@ public final class DurableMap<K, V> {
         Objects.requireNonNull(key, "key");
         V old = map.remove(txn, key);
         if (old != null) {
-            table.logRemove(txn, key, 0L, old);
+            table.noteRemove(txn, key, 0L, old);
         }
         return old;
     }

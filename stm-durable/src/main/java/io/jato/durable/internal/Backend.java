@@ -9,7 +9,8 @@ import java.util.function.Consumer;
 /**
  * The transactional map a durable table keeps its values in, seen by recovery and checkpoints
  * outside any transaction. Keys are boxed here ({@code Long} for long-keyed maps): recovery and
- * checkpoints run once per key, not per transaction.
+ * checkpoints run once per key, not per transaction. The long-keyed adapters look alike because
+ * the two maps' non-transactional views share no interface to adapt once.
  */
 abstract class Backend {
     abstract Object get(Object key);

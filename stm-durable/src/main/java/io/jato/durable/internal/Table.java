@@ -112,23 +112,15 @@ public final class Table {
         }
     }
 
-    /** Transactional put (after {@link #checkPut}), logged at commit. @return the previous value */
-    public void logPut(Txn txn, Object key, long longKey, Object value, Object old) {
-        notePut(txn, key, longKey, value, old);
-    }
-
-    /** Transactional remove of a present key, logged at commit. */
-    public void logRemove(Txn txn, Object key, long longKey, Object old) {
-        noteRemove(txn, key, longKey, old);
-    }
 
     /**
-     * Notes a put of {@code value} (already done on the map) for the commit's log record. For a
-     * table of records, attaches the row's handle (not live until the commit installs).
+     * Notes a put of {@code value} (already done on the map, after {@link #checkPut}) for the
+     * commit's log record. For a table of records, attaches the row's handle (not live until the
+     * commit installs).
      *
      * @param old the value the put replaced, or null
      */
-    void notePut(Txn txn, Object key, long longKey, Object value, Object old) {
+    public void notePut(Txn txn, Object key, long longKey, Object value, Object old) {
         TxnContext tc = TxnContext.of(txn, engine.stm);
         Object handle = null;
         Object oldHandle = null;
@@ -146,8 +138,8 @@ public final class Table {
         note(tc, key, longKey, value, handle, oldHandle, LogFormat.OP_PUT, 0);
     }
 
-    /** Notes a remove (already done on the map, which held {@code old}). */
-    void noteRemove(Txn txn, Object key, long longKey, Object old) {
+    /** Notes a remove (already done on the map, which held {@code old}) for the commit's log record. */
+    public void noteRemove(Txn txn, Object key, long longKey, Object old) {
         TxnContext tc = TxnContext.of(txn, engine.stm);
         Object oldHandle = records != null && old instanceof AbstractRecord o ? o.observer() : null;
         note(tc, key, longKey, null, null, oldHandle, LogFormat.OP_REMOVE, 0);

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -50,12 +51,16 @@ class DurableRecordsTest {
         final DurableLongMap<Row> sorted;
 
         Db(Path dir, RecordLayout layout) {
-            this(dir, layout, null);
+            this(dir, layout, (String) null);
         }
 
         /** @param protocol the store's protocol, null for the default */
         Db(Path dir, RecordLayout layout, String protocol) {
-            this.stm = protocol == null ? Stm.builder().build() : Stm.builder().protocol(protocol).build();
+            this(dir, layout, protocol == null ? Stm.builder().build() : Stm.builder().protocol(protocol).build());
+        }
+
+        Db(Path dir, RecordLayout layout, Stm stm) {
+            this.stm = stm;
             this.layout = layout;
             hashRows = new TxLongHashMap<>(stm);
             sortedRows = new TxLongSortedMap<>(stm);
@@ -274,6 +279,43 @@ class DurableRecordsTest {
         assertTrue(tried.size() > 1, "protocols tried: " + tried);
     }
 
+    @Test
+    void storesMixingProtocolsLogAndRecoverRows() throws Exception {
+        // Rows, their maps and the log stripes bound to the store's protocols in turn, so each
+        // transaction's writes span two protocols (docs/mixed-protocols.md).
+        for (String[] pair : new String[][] {{"occ", "tictoc"}, {"mvcc", "occ"}, {"swisstm", "mvcc"}, {"2pl", "occ"}}) {
+            String name = pair[0] + "+" + pair[1];
+            runAndRecover(Files.createDirectory(dir.resolve(name)), name, () -> Stm.builder().protocol(pair[0])
+                    .objectProtocol(pair[1]).rotateObjectProtocols(true).build(), RecordLayout.SPLIT, 2, 300);
+        }
+    }
+
+    @Test
+    void anUpdaterThatThrowsAtCommitRollsTheDurableCommitBack() {
+        try (Db db = new Db(dir, RecordLayout.SPLIT)) {
+            db.store.atomic(tx -> db.hash.put(tx, 1, db.row("ann")));
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> db.store.atomic(tx -> {
+                Row r = db.hashRows.get(tx, 1);
+                r.setNote(tx, "with the failing update");
+                r.update(tx, new Explode());
+                return null;
+            }));
+            assertEquals("updater failure", e.getMessage());
+            assertEquals("ann/BASIC/false balance 0 x0 audit null/0.0/0", describe(db.hashRows.single().get(1)),
+                    "nothing of the failed commit is visible");
+            assertNull(db.hashRows.checkQuiescent(), "no lock left held");
+            assertNull(db.hashRows.single().get(1).checkQuiescent(), "no row lock left held");
+            // The thread and the store go on: the next commit is logged and recovered.
+            db.store.atomic(tx -> {
+                db.hashRows.get(tx, 1).update(tx, new Deposit(9));
+                return null;
+            });
+        }
+        try (Db db = new Db(dir, RecordLayout.SPLIT)) {
+            assertEquals("ann/BASIC/false balance 9 x1 audit null/0.0/0", describe(db.hashRows.single().get(1)));
+        }
+    }
+
     /**
      * Threads transfer between rows (a setter and a commit-time updater), write other groups and
      * replace whole rows, with a checkpoint in the middle; after a reopen every row must read as
@@ -281,9 +323,15 @@ class DurableRecordsTest {
      */
     private static void runAndRecover(Path dir, String protocol, RecordLayout layout, int threadCount, int txns)
             throws Exception {
+        runAndRecover(dir, protocol, () -> Stm.builder().protocol(protocol == null ? "occ" : protocol).build(), layout,
+                threadCount, txns);
+    }
+
+    private static void runAndRecover(Path dir, String protocol, Supplier<Stm> stms, RecordLayout layout,
+                                      int threadCount, int txns) throws Exception {
         int rows = 64;
         TreeMap<Long, String> expected = new TreeMap<>();
-        try (Db db = new Db(dir, layout, protocol)) {
+        try (Db db = new Db(dir, layout, stms.get())) {
             db.store.atomic(tx -> {
                 for (int k = 0; k < rows; k++) {
                     (k % 2 == 0 ? db.hash : db.sorted).put(tx, k, db.row("r" + k));
@@ -346,7 +394,7 @@ class DurableRecordsTest {
             }
             assertEquals(0, sum, protocol + ": transfers keep the total");
         }
-        try (Db db = new Db(dir, layout, protocol)) {
+        try (Db db = new Db(dir, layout, stms.get())) {
             assertNotNull(db.store.recoveryReport().checkpoint(), db.store.recoveryReport().toString());
             for (long k = 0; k < rows; k++) {
                 Row r = k % 2 == 0 ? db.hashRows.single().get(k) : db.sortedRows.single().get(k);
