@@ -76,7 +76,7 @@ class BankInvariantTest {
         vault = new TxLong(stm, VAULT);
         fees = new TxCounter(stm);
         transfers = new TxCounter(stm);
-        deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1_500L * Protocols.scale());
+        deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1_000L * Protocols.scale());
 
         Interleaving il = new Interleaving();
         for (int w = 0; w < WRITERS; w++) {

@@ -135,7 +135,7 @@ class ContentionAwareLayoutTest {
         AtomicLong scans = new AtomicLong();
         AtomicLong attempts = new AtomicLong();
         AtomicLong orders = new AtomicLong();
-        long millis = 400L * Protocols.scale();
+        long millis = 150L * Protocols.scale();
         Interleaving il = new Interleaving();
         il.thread("delivery", () -> {
             long end = System.nanoTime() + millis * 1_000_000;

@@ -126,7 +126,7 @@ class TornReadTest {
     void readersNeverSeeATornPairUnderContention(String protocol, String kind) {
         Stm stm = Protocols.store(protocol);
         Cells[] c = Cells.create(kind, stm, 0, 0, 0);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200L * Protocols.scale());
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100L * Protocols.scale());
         int minimum = 100;
         AtomicLong reads = new AtomicLong();
         AtomicLong writes = new AtomicLong();

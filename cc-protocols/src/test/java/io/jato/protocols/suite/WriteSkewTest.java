@@ -85,7 +85,7 @@ class WriteSkewTest {
         long[] initial = new long[2 * pairs];
         Arrays.fill(initial, 5);
         Cells[] c = Cells.create(kind, stm, initial);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(250L * Protocols.scale());
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(150L * Protocols.scale());
         AtomicReference<String> violation = new AtomicReference<>();
         AtomicLong withdrawals = new AtomicLong();
         AtomicLong snapshots = new AtomicLong();
