@@ -9,6 +9,7 @@ import io.jato.records.CommitUpdater;
 import io.jato.records.Commutative;
 import io.jato.records.RecordImage;
 import io.jato.records.RecordLayout;
+import io.jato.records.RecordLongUpdater;
 import io.jato.records.RecordUpdater;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
@@ -157,6 +158,15 @@ public final class InventoryRecord extends AbstractRecord {
     }
 
     /**
+     * Schedules {@code updater} with {@code operand} as a commit-time update of its group, as
+     * {@link #update(Txn, Updater)}; one updater instance serves every operand, so the call
+     * allocates nothing (see {@link RecordLongUpdater}).
+     */
+    public void update(Txn txn, LongUpdater updater, long operand) {
+        scheduleUpdate(context(txn), updater, operand);
+    }
+
+    /**
      * @return a non-transactional view, for loading and inspection outside transactions (a new
      *         small object per call, so that rows do not carry one each)
      */
@@ -281,6 +291,10 @@ public final class InventoryRecord extends AbstractRecord {
     public interface Updater extends RecordUpdater<Image> {
     }
 
+    /** A commit-time updater of {@link InventoryRecord} that takes a {@code long} operand per call; annotate implementations {@link Commutative} or {@link CommitUpdater}. */
+    public interface LongUpdater extends RecordLongUpdater<Image> {
+    }
+
     /** Non-transactional operations on one {@link InventoryRecord}, each atomic and linearizable with transactions. */
     public static final class Single {
         private final InventoryRecord record;
@@ -307,6 +321,12 @@ public final class InventoryRecord extends AbstractRecord {
         public void update(Updater updater) {
             record.checkOutsideTransaction();
             record.updateNonTx(updater, new Image());
+        }
+
+        /** Applies {@code updater} with {@code operand} to the latest committed columns of its group. */
+        public void update(LongUpdater updater, long operand) {
+            record.checkOutsideTransaction();
+            record.updateNonTx(updater, operand, new Image());
         }
     }
 

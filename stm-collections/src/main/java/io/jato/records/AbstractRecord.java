@@ -294,17 +294,30 @@ public abstract class AbstractRecord extends TxItem {
 
     /** Schedules {@code updater} on its group: applied at commit, or now if the group is materialized. */
     protected final void scheduleUpdate(TxnContext c, RecordUpdater<?> updater) {
+        schedule(c, updater, 0L);
+    }
+
+    /**
+     * Schedules {@code updater} with {@code operand} on its group, as {@link #scheduleUpdate(TxnContext,
+     * RecordUpdater)}: the operand is kept beside the updater in the pooled image, so nothing is
+     * allocated per call.
+     */
+    protected final void scheduleUpdate(TxnContext c, RecordLongUpdater<?> updater, long operand) {
+        schedule(c, updater, operand);
+    }
+
+    private void schedule(TxnContext c, Object updater, long operand) {
         UpdaterInfo info = UpdaterInfo.of(updater);
         int g = info.group(this);
         Entry e = c.entry(item(g));
         RecordImage im = imageForWrite(c, e, g);
         if (im.isMaterialized()) {
-            im.apply(updater, 1 << g);
+            im.apply(updater, operand, 1 << g);
         } else {
             if (!im.hasOps()) {
                 c.requestCheck(e, PARTICIPANT);
             }
-            im.addOp(updater, 1 << g);
+            im.addOp(updater, operand, 1 << g);
             if (im.hasSetterWrites()) {
                 c.clearUpdate(e);
             } else {
@@ -495,6 +508,15 @@ public abstract class AbstractRecord extends TxItem {
 
     /** Applies {@code updater} to the latest columns of its group, outside any transaction. */
     protected final void updateNonTx(RecordUpdater<?> updater, RecordImage scratch) {
+        applyNonTx(updater, 0L, scratch);
+    }
+
+    /** Applies {@code updater} with {@code operand} to the latest columns of its group, outside any transaction. */
+    protected final void updateNonTx(RecordLongUpdater<?> updater, long operand, RecordImage scratch) {
+        applyNonTx(updater, operand, scratch);
+    }
+
+    private void applyNonTx(Object updater, long operand, RecordImage scratch) {
         int g = UpdaterInfo.groupOf(updater, this);
         ConcurrencyControl cc = stm.concurrencyControl();
         TxItem item = item(g);
@@ -503,7 +525,7 @@ public abstract class AbstractRecord extends TxItem {
         try {
             scratch.attach(itemGroups(g));
             load(scratch, scratch.groups());
-            scratch.apply(updater, 1 << g);
+            scratch.apply(updater, operand, 1 << g);
             store(scratch, scratch.groups());
             changed = true;
         } finally {
@@ -614,8 +636,7 @@ public abstract class AbstractRecord extends TxItem {
             r.copy(from, to, from.groups());
             to.setMaterialized();
             for (Object o : operations) {
-                RecordUpdater<?> op = (RecordUpdater<?>) o;
-                to.apply(op, 1 << UpdaterInfo.groupOf(op, r));
+                to.apply(o, 0L, 1 << UpdaterInfo.groupOf(o, r));
             }
             return to;
         }

@@ -14,7 +14,8 @@ import java.util.Arrays;
  * updater's group with {@link IllegalStateException}; an image created by the user allows all.
  */
 public abstract class RecordImage implements Scratch.Pooled {
-    private static final RecordUpdater<?>[] NO_OPS = new RecordUpdater<?>[0];
+    private static final Object[] NO_OPS = new Object[0];
+    private static final long[] NO_OPERANDS = new long[0];
 
     /** Columns written by the transaction's setters (bit = column index). */
     private long dirty;
@@ -25,8 +26,11 @@ public abstract class RecordImage implements Scratch.Pooled {
     /** Groups this image stands for (those sharing the transaction entry's version item). */
     private int groups;
     /** The updater that is running, for error messages. */
-    private RecordUpdater<?> running;
-    private RecordUpdater<?>[] ops = NO_OPS;
+    private Object running;
+    /** Pending updaters in program order: {@link RecordUpdater}s and {@link RecordLongUpdater}s. */
+    private Object[] ops = NO_OPS;
+    /** The operand of each pending {@link RecordLongUpdater} (unused for the others). */
+    private long[] opOperands = NO_OPERANDS;
     private int[] opGroups = new int[0];
     private int opCount;
 
@@ -72,10 +76,12 @@ public abstract class RecordImage implements Scratch.Pooled {
         materialized = o.materialized;
         groups = o.groups;
         if (ops.length < o.opCount) {
-            ops = new RecordUpdater<?>[o.ops.length];
+            ops = new Object[o.ops.length];
+            opOperands = new long[o.ops.length];
             opGroups = new int[o.ops.length];
         }
         System.arraycopy(o.ops, 0, ops, 0, o.opCount);
+        System.arraycopy(o.opOperands, 0, opOperands, 0, o.opCount);
         System.arraycopy(o.opGroups, 0, opGroups, 0, o.opCount);
         opCount = o.opCount;
     }
@@ -109,11 +115,19 @@ public abstract class RecordImage implements Scratch.Pooled {
         return opCount;
     }
 
+    /**
+     * The pending operation at {@code index} as one value, for a protocol that keeps operations
+     * (delta versions): a {@link RecordUpdater} as it is, a {@link RecordLongUpdater} bound to its
+     * operand (allocated here, on that protocol's path only).
+     */
     final RecordUpdater<?> op(int index) {
         if (index < 0 || index >= opCount) {
             throw new IndexOutOfBoundsException("operation " + index + " of " + opCount);
         }
-        return ops[index];
+        Object op = ops[index];
+        return op instanceof RecordLongUpdater
+                ? new BoundLongUpdater((RecordLongUpdater<?>) op, opOperands[index])
+                : (RecordUpdater<?>) op;
     }
 
     /** @return true if setters wrote a column (the image is then not operations only) */
@@ -121,31 +135,52 @@ public abstract class RecordImage implements Scratch.Pooled {
         return dirty != 0;
     }
 
-    final void addOp(RecordUpdater<?> op, int groupBit) {
+    /** Appends {@code op} (a {@link RecordUpdater} or a {@link RecordLongUpdater} with {@code operand}) to the pending updaters. */
+    final void addOp(Object op, long operand, int groupBit) {
         if (opCount == ops.length) {
             int cap = Math.max(4, opCount * 2);
-            ops = Arrays.copyOf(ops, cap);
-            opGroups = Arrays.copyOf(opGroups, cap);
+            Object[] no = Arrays.copyOf(ops, cap);
+            long[] na = Arrays.copyOf(opOperands, cap);
+            int[] ng = Arrays.copyOf(opGroups, cap);
+            // Assigned after all three are allocated: an OutOfMemoryError leaves the image as it was.
+            ops = no;
+            opOperands = na;
+            opGroups = ng;
         }
         ops[opCount] = op;
+        opOperands[opCount] = operand;
         opGroups[opCount++] = groupBit;
     }
 
     /** Applies the pending updaters in program order, then forgets them. */
     final void applyOps() {
         for (int i = 0, n = opCount; i < n; i++) {
-            apply(ops[i], opGroups[i]);
+            apply(ops[i], opOperands[i], opGroups[i]);
             ops[i] = null;
         }
         opCount = 0;
     }
 
+    /**
+     * Runs updater {@code op} on this image with only the columns of {@code groupBit} open:
+     * a {@link RecordUpdater}, a {@link RecordLongUpdater} with {@code operand}, or a bound one
+     * ({@link #op}) with its own operand.
+     */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    final void apply(RecordUpdater op, int groupBit) {
+    final void apply(Object op, long operand, int groupBit) {
+        if (op instanceof BoundLongUpdater) {
+            BoundLongUpdater b = (BoundLongUpdater) op;
+            op = b.updater;
+            operand = b.operand;
+        }
         running = op;
         open = groupBit;
         try {
-            op.apply(this);
+            if (op instanceof RecordLongUpdater) {
+                ((RecordLongUpdater) op).apply(this, operand);
+            } else {
+                ((RecordUpdater) op).apply(this);
+            }
         } finally {
             open = -1;
             running = null;

@@ -35,13 +35,20 @@ final class UpdaterInfo {
     }
 
     /** @return the index of the group {@code updater} applies to in {@code record} */
-    static int groupOf(RecordUpdater<?> updater, AbstractRecord record) {
+    static int groupOf(Object updater, AbstractRecord record) {
         return of(updater).group(record);
     }
 
-    static UpdaterInfo of(RecordUpdater<?> updater) {
+    /**
+     * @param updater a {@link RecordUpdater}, a {@link RecordLongUpdater} or a
+     *                {@link BoundLongUpdater} (resolved by the updater it binds)
+     */
+    static UpdaterInfo of(Object updater) {
         if (updater == null) {
             throw new NullPointerException("updater");
+        }
+        if (updater instanceof BoundLongUpdater) {
+            updater = ((BoundLongUpdater) updater).updater;
         }
         Object v = CACHE.get(updater.getClass());
         if (v instanceof String) {

@@ -5,7 +5,9 @@ import io.jato.collections.TxCounter;
 import io.jato.collections.TxHashMap;
 import io.jato.collections.ValueUpdater;
 import io.jato.records.fixtures.Account;
+import io.jato.records.fixtures.AppendDigitOf;
 import io.jato.records.fixtures.Deposit;
+import io.jato.records.fixtures.DepositBy;
 import io.jato.stm.Stm;
 import io.jato.stm.TxnFunction;
 import io.jato.stm.TxnRunnable;
@@ -49,6 +51,8 @@ class RecordAllocationTest {
         a.setOps(t, next);
         b.update(t, deposit);
         b.update(t, deposit);
+        b.update(t, DepositBy.INSTANCE, next);
+        a.update(t, AppendDigitOf.INSTANCE, next & 7);
         if ((next & 1) == 0) {
             b.balance(t); // materializes the pending updaters
         }

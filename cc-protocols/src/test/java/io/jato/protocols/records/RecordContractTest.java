@@ -144,9 +144,15 @@ class RecordContractTest {
     void orderedUpdatersApplyInCommitOrder(String protocol) {
         Stm stm = Protocols.store(protocol);
         Account a = Account.create(stm);
+        assertDigitsInCommitOrder(stm, a, t -> a.update(t, new AppendDigit(1)), t -> a.update(t, new AppendDigit(2)),
+                t -> a.update(t, new AppendDigit(3)));
+    }
+
+    /** T1 appends digits 1 then 2 around T2's 3: a blind race whose result shows the commit order. */
+    private static void assertDigitsInCommitOrder(Stm stm, Account a, Consumer<Txn> one, Consumer<Txn> two,
+                                                  Consumer<Txn> three) {
         boolean[] scheduled = new boolean[1];
-        int attempts = race(stm, t -> a.update(t, new AppendDigit(1)), t -> a.update(t, new AppendDigit(2)),
-                t -> a.update(t, new AppendDigit(3)), scheduled);
+        int attempts = race(stm, one, two, three, scheduled);
         long v = a.single().get().balance();
         if (scheduled[0]) {
             assertEquals(1, attempts);
@@ -155,6 +161,36 @@ class RecordContractTest {
             assertTrue(v == 312 || v == 123, () -> "not a serial result: " + v);
         }
         Quiescence.assertQuiescent(a);
+    }
+
+    /**
+     * Updaters that take their operand with the call, mixed with object updaters on the same group:
+     * still blind, each with its own operand (one instance serves all), whether a protocol applies
+     * them in place or keeps them as delta versions ({@code mvcc/updaterDeltas}).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource(PROTOCOLS)
+    void operandUpdatersAreBlindAndKeepTheirOperands(String protocol) {
+        for (RecordLayout layout : RecordLayout.values()) {
+            Stm stm = Protocols.store(protocol);
+            Account a = account(stm, layout);
+            boolean[] scheduled = new boolean[1];
+            int attempts = race(stm, t -> a.update(t, DepositBy.INSTANCE, 3), t -> {
+                a.update(t, new Deposit(4));
+                a.update(t, DepositBy.INSTANCE, 20);
+            }, t -> a.update(t, DepositBy.INSTANCE, 100), scheduled);
+            if (scheduled[0]) {
+                assertEquals(1, attempts, layout + ": blind updaters take no read dependency");
+            }
+            Account.Image im = a.single().get();
+            assertEquals(137, im.balance(), layout + ": commutative updaters: any order gives the sum");
+            assertEquals(4, im.ops());
+            Quiescence.assertQuiescent(a);
+        }
+        Stm stm = Protocols.store(protocol);
+        Account a = Account.create(stm);
+        assertDigitsInCommitOrder(stm, a, t -> a.update(t, AppendDigitOf.INSTANCE, 1),
+                t -> a.update(t, new AppendDigit(2)), t -> a.update(t, AppendDigitOf.INSTANCE, 3));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -27,8 +27,8 @@ final class Names {
      */
     static final Set<String> USED_TYPE_NAMES = Set.of(
             "AbstractRecord", "ColumnInput", "ColumnOutput", "CommitUpdater", "Commutative", "RecordImage",
-            "RecordLayout", "RecordUpdater", "Stm", "Txn", "Entry", "Scratch", "TxnContext",
-            "Image", "Single", "Updater",
+            "RecordLayout", "RecordLongUpdater", "RecordUpdater", "Stm", "Txn", "Entry", "Scratch", "TxnContext",
+            "Image", "Single", "Updater", "LongUpdater",
             "String", "Object", "Class", "Override");
 
     private static final String SPEC_SUFFIX = "Spec";

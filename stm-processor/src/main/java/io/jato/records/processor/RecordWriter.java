@@ -39,7 +39,8 @@ final class RecordWriter {
         line("");
         for (String i : List.of("io.jato.records.AbstractRecord", "io.jato.records.ColumnInput",
                 "io.jato.records.ColumnOutput", "io.jato.records.CommitUpdater", "io.jato.records.Commutative",
-                "io.jato.records.RecordImage", "io.jato.records.RecordLayout", "io.jato.records.RecordUpdater",
+                "io.jato.records.RecordImage", "io.jato.records.RecordLayout", "io.jato.records.RecordLongUpdater",
+                "io.jato.records.RecordUpdater",
                 "io.jato.stm.Stm", "io.jato.stm.Txn", "io.jato.stm.spi.Entry", "io.jato.stm.spi.Scratch",
                 "io.jato.stm.spi.TxnContext")) {
             line("import " + i + ";");
@@ -182,6 +183,15 @@ final class RecordWriter {
         line("    }");
         line("");
         line("    /**");
+        line("     * Schedules {@code updater} with {@code operand} as a commit-time update of its group, as");
+        line("     * {@link #update(Txn, Updater)}; one updater instance serves every operand, so the call");
+        line("     * allocates nothing (see {@link RecordLongUpdater}).");
+        line("     */");
+        line("    public void update(Txn txn, LongUpdater updater, long operand) {");
+        line("        scheduleUpdate(context(txn), updater, operand);");
+        line("    }");
+        line("");
+        line("    /**");
         line("     * @return a non-transactional view, for loading and inspection outside transactions (a new");
         line("     *         small object per call, so that rows do not carry one each)");
         line("     */");
@@ -284,6 +294,11 @@ final class RecordWriter {
         line("    public interface Updater extends RecordUpdater<Image> {");
         line("    }");
         line("");
+        line("    /** A commit-time updater of {@link " + m.name()
+                + "} that takes a {@code long} operand per call; annotate implementations {@link Commutative} or {@link CommitUpdater}. */");
+        line("    public interface LongUpdater extends RecordLongUpdater<Image> {");
+        line("    }");
+        line("");
     }
 
     private void singleClass() {
@@ -315,6 +330,12 @@ final class RecordWriter {
         line("        public void update(Updater updater) {");
         line("            record.checkOutsideTransaction();");
         line("            record.updateNonTx(updater, new Image());");
+        line("        }");
+        line("");
+        line("        /** Applies {@code updater} with {@code operand} to the latest committed columns of its group. */");
+        line("        public void update(LongUpdater updater, long operand) {");
+        line("            record.checkOutsideTransaction();");
+        line("            record.updateNonTx(updater, operand, new Image());");
         line("        }");
         line("    }");
         line("");

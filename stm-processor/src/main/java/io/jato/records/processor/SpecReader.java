@@ -69,7 +69,7 @@ final class SpecReader {
     SpecReader(Elements elements) {
         this.elements = elements;
         this.recordMembers = inheritedMembers(elements, Names.ABSTRACT_RECORD,
-                "create", "update", "single", "IMAGES", "Image", "Single", "Updater");
+                "create", "update", "single", "IMAGES", "Image", "Single", "Updater", "LongUpdater");
         this.imageMembers = inheritedMembers(elements, Names.RECORD_IMAGE, "dirty", "clean");
     }
 

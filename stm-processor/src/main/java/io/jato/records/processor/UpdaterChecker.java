@@ -99,9 +99,11 @@ final class UpdaterChecker {
             return;
         }
         TypeElement iface = elements.getTypeElement(model.qualifiedName() + ".Updater");
-        if (iface != null && !implementsInterface(updater, iface)) {
-            report.error("updater " + name + " must implement " + model.name()
-                    + ".Updater, the updater interface generated from " + model.specName(), updater, a);
+        TypeElement longIface = elements.getTypeElement(model.qualifiedName() + ".LongUpdater");
+        if (iface != null && !implementsInterface(updater, iface)
+                && (longIface == null || !implementsInterface(updater, longIface))) {
+            report.error("updater " + name + " must implement " + model.name() + ".Updater or " + model.name()
+                    + ".LongUpdater, the updater interfaces generated from " + model.specName(), updater, a);
         }
     }
 

@@ -37,13 +37,14 @@ import javax.tools.Diagnostic;
 
 /**
  * Reports, at compile time, updaters that cannot work: a concrete class implementing
- * {@code RecordUpdater} (a record's generated {@code Updater}) without {@code @Commutative} or
- * {@code @CommitUpdater}, an anonymous class implementing it, and a lambda or method reference
- * given where a {@code RecordUpdater} is expected. Each would throw
+ * {@code RecordUpdater} or {@code RecordLongUpdater} (a record's generated {@code Updater} or
+ * {@code LongUpdater}) without {@code @Commutative} or {@code @CommitUpdater}, an anonymous class
+ * implementing one, and a lambda or method reference given where one is expected. Each would throw
  * {@code IllegalArgumentException} when first applied: the annotation names the updater's group.
  */
 final class UpdaterUseChecker implements TaskListener {
     static final String RECORD_UPDATER = "io.jato.records.RecordUpdater";
+    static final String RECORD_LONG_UPDATER = "io.jato.records.RecordLongUpdater";
 
     private final Trees trees;
     private final Elements elements;
@@ -75,9 +76,11 @@ final class UpdaterUseChecker implements TaskListener {
         if (updaterType == null) {
             return; // Jato's collections are not on the class path: nothing can be an updater
         }
+        TypeElement longUpdaterType = elements.getTypeElement(RECORD_LONG_UPDATER);
         TreePath path = trees.getPath(e.getTypeElement());
         if (path != null) {
-            new Scanner(e.getCompilationUnit(), types.erasure(updaterType.asType())).scan(path, null);
+            new Scanner(e.getCompilationUnit(), types.erasure(updaterType.asType()),
+                    longUpdaterType == null ? null : types.erasure(longUpdaterType.asType())).scan(path, null);
         }
     }
 
@@ -85,10 +88,13 @@ final class UpdaterUseChecker implements TaskListener {
     private final class Scanner extends TreePathScanner<Void, Void> {
         private final CompilationUnitTree unit;
         private final TypeMirror updater;
+        /** {@code RecordLongUpdater}, or null with collections older than it on the class path. */
+        private final TypeMirror longUpdater;
 
-        Scanner(CompilationUnitTree unit, TypeMirror updater) {
+        Scanner(CompilationUnitTree unit, TypeMirror updater, TypeMirror longUpdater) {
             this.unit = unit;
             this.updater = updater;
+            this.longUpdater = longUpdater;
         }
 
         @Override
@@ -134,13 +140,18 @@ final class UpdaterUseChecker implements TaskListener {
                     || Names.mirror(type, Names.COMMIT_UPDATER) != null) {
                 return; // UpdaterChecker checks annotated updaters; abstract bases need no annotation
             }
-            error("updater " + Names.relativeName(elements, type) + " implements " + RECORD_UPDATER
-                    + " but is annotated neither @Commutative nor @CommitUpdater: annotate it with the record and"
+            error("updater " + Names.relativeName(elements, type) + " implements "
+                    + (isSubtype(type.asType(), updater) ? RECORD_UPDATER : RECORD_LONG_UPDATER) + " but is annotated neither @Commutative nor @CommitUpdater: annotate it with the record and"
                     + " group it updates", tree);
         }
 
         private boolean isUpdater(TypeMirror t) {
-            return t != null && t.getKind() == TypeKind.DECLARED && types.isSubtype(types.erasure(t), updater);
+            return t != null && t.getKind() == TypeKind.DECLARED
+                    && (isSubtype(t, updater) || longUpdater != null && isSubtype(t, longUpdater));
+        }
+
+        private boolean isSubtype(TypeMirror t, TypeMirror of) {
+            return types.isSubtype(types.erasure(t), of);
         }
 
         private void error(String message, Tree tree) {

@@ -268,8 +268,34 @@ class ValidationTest {
     void updaterMustImplementTheGeneratedInterface() {
         withAccount("@Commutative(record = AccountSpec.class, group = \"hot\")\n"
                 + "final class U implements Runnable { public void run() { } }\n")
-                .assertOnlyError("updater U must implement Account.Updater, the updater interface generated from"
-                        + " AccountSpec", "@Commutative");
+                .assertOnlyError("updater U must implement Account.Updater or Account.LongUpdater, the updater"
+                        + " interfaces generated from AccountSpec", "@Commutative");
+    }
+
+    @Test
+    void longUpdaterIsCheckedLikeAnUpdater() {
+        // Accepted: annotated, implementing the generated LongUpdater, used with its operand.
+        withAccount("@Commutative(record = AccountSpec.class, group = \"hot\")\n"
+                + "final class U implements Account.LongUpdater {\n"
+                + "  public void apply(Account.Image i, long n) { i.setBalance(i.balance() + n); }\n"
+                + "  static void use(io.jato.stm.Txn t, Account a) { a.update(t, new U(), 5); }\n"
+                + "}\n").assertClean();
+        withAccount("@CommitUpdater(record = AccountSpec.class, group = \"cold\")\n"
+                + "final class U implements Account.LongUpdater { public void apply(Account.Image i, long n) { } }\n")
+                .assertOnlyError("updater U names group 'cold', which AccountSpec does not have; its groups: default,"
+                        + " hot", "@CommitUpdater");
+        withAccount("final class U implements Account.LongUpdater { public void apply(Account.Image i, long n) { } }\n")
+                .assertOnlyError("updater U implements io.jato.records.RecordLongUpdater but is annotated neither"
+                        + " @Commutative nor @CommitUpdater: annotate it with the record and group it updates",
+                        "final class U");
+        withAccount("final class U {\n"
+                + "  static void use(io.jato.stm.Txn t, Account a) {\n"
+                + "    a.update(t, (image, n) -> image.setBalance(n), 3);\n"
+                + "  }\n"
+                + "}\n")
+                .assertOnlyError("an updater cannot be a lambda: a record updater is a class annotated @Commutative or"
+                        + " @CommitUpdater, which names the group it updates; declare one (a static nested or"
+                        + " top-level class)", "(image, n) -> image.setBalance(n)");
     }
 
     // Updaters without their annotation: UpdaterUseChecker (before, each threw IllegalArgumentException

@@ -334,7 +334,7 @@ final class TpccTransactions {
             String distInfo = distInfo(stockColumns, d);
             String stockData = stockColumns.data();
             if (cu) {
-                stock.update(txn, new TpccUpdaters.StockOrder(quantity, supplier != w));
+                stock.update(txn, TpccUpdaters.StockOrder.INSTANCE, TpccUpdaters.StockOrder.operand(quantity, supplier != w));
             } else {
                 stock.setQuantity(txn, TpccUpdaters.stockQuantityAfter(stock.quantity(txn), quantity));
                 stock.setYtd(txn, stock.ytd(txn) + quantity);
@@ -412,7 +412,7 @@ final class TpccTransactions {
         String warehouseName = wc.name();
         sink += wc.street1().length() + wc.city().length() + wc.zip().length();
         if (cu) {
-            warehouse.update(txn, new TpccUpdaters.WarehouseYtd(amount));
+            warehouse.update(txn, TpccUpdaters.WarehouseYtd.INSTANCE, amount);
         } else {
             warehouse.setYtd(txn, warehouse.ytd(txn) + amount);
         }
@@ -421,7 +421,7 @@ final class TpccTransactions {
         String districtName = dc.name();
         sink += dc.street1().length() + dc.city().length() + dc.zip().length();
         if (cu) {
-            district.update(txn, new TpccUpdaters.DistrictYtd(amount));
+            district.update(txn, TpccUpdaters.DistrictYtd.INSTANCE, amount);
         } else {
             district.setYtd(txn, district.ytd(txn) + amount);
         }
@@ -435,7 +435,11 @@ final class TpccTransactions {
             badCreditPrefix = c + " " + cd + " " + cw + " " + d + " " + w + " " + amount + " | ";
         }
         if (cu) {
-            customer.update(txn, new TpccUpdaters.CustomerPayment(amount, badCreditPrefix));
+            if (badCreditPrefix == null) {
+                customer.update(txn, TpccUpdaters.CustomerGoodCreditPayment.INSTANCE, amount);
+            } else {
+                customer.update(txn, new TpccUpdaters.CustomerPayment(amount, badCreditPrefix));
+            }
         } else {
             customer.setBalance(txn, customer.balance(txn) - amount);
             customer.setYtdPayment(txn, customer.ytdPayment(txn) + amount);
@@ -539,7 +543,7 @@ final class TpccTransactions {
             int c = oc.customerId();
             int lines = oc.orderLineCount();
             if (cu) {
-                order.update(txn, new TpccUpdaters.OrderCarrier(deliveryCarrier));
+                order.update(txn, TpccUpdaters.OrderCarrier.INSTANCE, deliveryCarrier);
             } else {
                 order.setCarrierId(txn, deliveryCarrier);
             }
@@ -548,14 +552,14 @@ final class TpccTransactions {
                 OrderLine line = db.orderLine.get(txn, TpccKeys.orderLine(w, d, o, ol));
                 sum += line.amount(txn);
                 if (cu) {
-                    line.update(txn, new TpccUpdaters.OrderLineDelivery(deliveryDate));
+                    line.update(txn, TpccUpdaters.OrderLineDelivery.INSTANCE, deliveryDate);
                 } else {
                     line.setDeliveryDate(txn, deliveryDate);
                 }
             }
             Customer customer = db.customer.get(txn, TpccKeys.customer(w, d, c));
             if (cu) {
-                customer.update(txn, new TpccUpdaters.CustomerDelivery(sum));
+                customer.update(txn, TpccUpdaters.CustomerDelivery.INSTANCE, sum);
             } else {
                 customer.setBalance(txn, customer.balance(txn) + sum);
                 customer.setDeliveryCount(txn, customer.deliveryCount(txn) + 1);
