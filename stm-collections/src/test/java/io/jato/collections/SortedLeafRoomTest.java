@@ -37,6 +37,31 @@ class SortedLeafRoomTest {
     }
 
     @Test
+    void ascendingInsertsFitTheirLeafWithoutGrowingIt() {
+        Stm stm = Stm.create();
+        TxLongSortedMap<Long> m = new TxLongSortedMap<>(stm);
+        // Appends of 1 to 15 keys per commit (a new order's lines): the leaf at the end takes them
+        // in the room it was given beyond its capacity, and the split that follows packs it.
+        long next = 0;
+        for (int i = 0; i < 1000; i++) {
+            long from = next;
+            long to = from + 1 + i % 15;
+            stm.run(t -> {
+                for (long k = from; k < to; k++) {
+                    m.put(t, k, k);
+                }
+            });
+            next = to;
+        }
+        assertEquals(0, m.index.roomGrowths(), "a commit grew the last leaf's arrays");
+        assertEquals(0, m.index.linkGrowths());
+        for (long k = 0; k < next; k++) {
+            assertEquals(Long.valueOf(k), m.single().get(k));
+        }
+        assertEquals(null, m.checkQuiescent());
+    }
+
+    @Test
     void splitsReuseTheSpareInnerNodesTheyDidNotNeed() {
         Stm stm = Stm.create();
         TxLongSortedMap<Long> m = TxLongSortedMap.<Long>builder(stm).nodeCapacity(4).build();
