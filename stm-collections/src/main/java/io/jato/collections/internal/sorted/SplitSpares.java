@@ -15,13 +15,13 @@ import java.util.Arrays;
  * Why they are recycled: a split almost never uses them (a parent fills up once per `capacity`
  * splits below it), yet a fresh set costs (levels x parts) inner nodes with two arrays each. In
  * TPC-C those unused spares were a third of everything the workload allocated. So an index keeps
- * the spares of its last split (SortedIndex.spares) and the next split takes them over, replacing
+ * the spares of its last split (TreeStructure.spares) and the next split takes them over, replacing
  * only the nodes that were used.
  */
 
 /**
  * Inner nodes prepared before a split changes anything, so that linking the split's parts never
- * allocates; and the split's planning arrays. Owned by one split at a time: {@link SortedIndex} hands a set from one split to the
+ * allocates; and the split's planning arrays. Owned by one split at a time: {@link TreeStructure} hands a set from one split to the
  * next through a volatile field (take by swap, give back by release store), so a set is never
  * used by two threads at once and its plain fields are published by that hand-over.
  */
