@@ -331,7 +331,8 @@ class DurableRecordsTest {
                                       int threadCount, int txns) throws Exception {
         int rows = 64;
         TreeMap<Long, String> expected = new TreeMap<>();
-        try (Db db = new Db(dir, layout, stms.get())) {
+        Stm stm = stms.get();
+        try (Db db = new Db(dir, layout, stm)) {
             db.store.atomic(tx -> {
                 for (int k = 0; k < rows; k++) {
                     (k % 2 == 0 ? db.hash : db.sorted).put(tx, k, db.row("r" + k));
@@ -392,7 +393,14 @@ class DurableRecordsTest {
                 expected.put(k, describe(r));
                 sum += r.single().get().balance();
             }
-            assertEquals(0, sum, protocol + ": transfers keep the total");
+            if (stm.capabilities().serializable()) {
+                // Only a serializable store keeps the total: at a weaker level a transfer's blind
+                // deposit into a row that a concurrent replacement (case 2) copied and unlinked
+                // is a write skew (each read what the other wrote: the map key, the balance),
+                // which tictoc-si and tictoc-rr allow (docs/tictoc.md). What this test is about,
+                // recovering exactly the state at close, holds at every level and is checked below.
+                assertEquals(0, sum, protocol + ": transfers keep the total");
+            }
         }
         try (Db db = new Db(dir, layout, stms.get())) {
             assertNotNull(db.store.recoveryReport().checkpoint(), db.store.recoveryReport().toString());
