@@ -7,6 +7,7 @@ import io.jato.records.AbstractRecord;
 import io.jato.stm.Stm;
 import io.jato.workloads.CheckResult;
 import io.jato.workloads.Workload;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * order-id counters and the HISTORY sequences rebuilt to what the run left; and runs on.
  */
 @Timeout(300)
+@Tag("durable-integration")
 class TpccDurabilityTest {
     @TempDir
     Path dir;

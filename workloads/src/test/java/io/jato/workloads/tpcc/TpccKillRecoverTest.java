@@ -2,6 +2,7 @@ package io.jato.workloads.tpcc;
 
 import io.jato.durable.DurableStore;
 import io.jato.workloads.CheckResult;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * guest); run a larger one by hand with {@code -Djato.stress.scale=20}.
  */
 @Timeout(1800)
+@Tag("durable-integration")
 class TpccKillRecoverTest {
     @TempDir
     Path dir;
