@@ -387,6 +387,19 @@ public final class SwissTmControl extends ConcurrencyControl {
 
     @Override
     public long lockNonTx(TxItem item) {
+        return lockNonTx(item, Integer.MAX_VALUE);
+    }
+
+    /** Transactions hold their write locks while they run: report a held item after a short spin. */
+    @Override
+    public long tryLockNonTx(TxItem item) {
+        return lockNonTx(item, TRY_POLLS);
+    }
+
+    /** Polls (spin hints only) of a held item before {@link #tryLockNonTx} reports it busy. */
+    private static final int TRY_POLLS = 64;
+
+    private long lockNonTx(TxItem item, int maxPolls) {
         for (int polls = 0;; polls++) {
             long w = Items.wordVolatile(item);
             if ((w & RETIRED) != 0 && (w & R) == 0) {
@@ -400,6 +413,9 @@ public final class SwissTmControl extends ConcurrencyControl {
                 }
                 Items.setWordVolatile(item, w | R);
                 return w;
+            }
+            if (polls >= maxPolls) {
+                return NON_TX_BUSY;
             }
             Waits.pause(polls);
         }

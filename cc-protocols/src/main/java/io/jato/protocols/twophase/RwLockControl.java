@@ -68,6 +68,11 @@ public abstract class RwLockControl extends ConcurrencyControl {
     }
 
     @Override
+    public final long tryLockNonTx(TxItem item) {
+        return RwLocks.tryLockNonTx(item);
+    }
+
+    @Override
     public final Object loadRef(RefItem item) {
         return RwLocks.loadRef(item);
     }

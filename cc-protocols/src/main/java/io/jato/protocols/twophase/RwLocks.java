@@ -229,6 +229,32 @@ public final class RwLocks {
         }
     }
 
+    /** Polls (spin hints only) of a held word before {@link #tryLockNonTx} reports it busy. */
+    private static final int TRY_POLLS = 64;
+
+    /**
+     * {@link #lockNonTx} without waiting beyond a short spin: the caller holds other items' locks
+     * (ConcurrencyControl.tryLockNonTx), and the holder may be a transaction waiting for one of them.
+     *
+     * @return the word it replaced, -1 for a retired item, or -2 ({@code NON_TX_BUSY}) if held
+     */
+    public static long tryLockNonTx(TxItem item) {
+        for (int spins = 0;; spins++) {
+            long w = Items.wordVolatile(item);
+            if ((w & RETIRED) != 0) {
+                return -1L;
+            }
+            if (!RwLockWord.isHeld(w) && (w & PRIORITY) == 0) {
+                if (Items.casWord(item, w, RwLockWord.exclusive(w, RwLockWord.NON_TX_AGE))) {
+                    return w;
+                }
+            } else if (spins >= TRY_POLLS) {
+                return -2L;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
     /** A one-item load's shared lock (it never waits while holding); false for a retired item, which needs none. */
     private static boolean lockSharedNonTx(TxItem item) {
         for (int spins = 0;; spins++) {

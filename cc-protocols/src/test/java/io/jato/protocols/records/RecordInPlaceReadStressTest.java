@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(120)
 class RecordInPlaceReadStressTest {
-    private static final long MILLIS = 300;
+    private static final long MILLIS = 200;
     private static final int MIN_WRITES = 200;
     private static final int MIN_READS = 200;
 

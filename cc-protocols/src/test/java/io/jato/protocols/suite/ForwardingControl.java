@@ -199,6 +199,11 @@ public abstract class ForwardingControl extends ConcurrencyControl {
     }
 
     @Override
+    public long tryLockNonTx(TxItem item) {
+        return inner.tryLockNonTx(item);
+    }
+
+    @Override
     public void unlockNonTx(TxItem item, long lockedWord, boolean changed, boolean retire) {
         inner.unlockNonTx(item, lockedWord, changed, retire);
     }

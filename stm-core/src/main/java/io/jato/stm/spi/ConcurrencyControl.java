@@ -355,6 +355,30 @@ public abstract class ConcurrencyControl {
     public abstract long lockNonTx(TxItem item);
 
     /**
+     * Returned by {@link #tryLockNonTx} when another holder has the item (nothing was taken). The
+     * words {@link #lockNonTx} returns are never negative, like {@link #RETIRED_ITEM}'s sentinel.
+     */
+    public static final long NON_TX_BUSY = -2L;
+
+    /**
+     * Locks an item for a non-transactional write if that takes no wait for another holder: an
+     * operation that already holds locks of other items (a record's groups, taken one by one)
+     * takes the rest with this, and on {@link #NON_TX_BUSY} releases what it holds and starts
+     * again waiting for the busy one, so it never waits while holding. A protocol whose
+     * transactions hold locks while they run, and wait for a non-transactional holder, must
+     * override this: otherwise such a transaction holding one group and the operation holding
+     * another wait for each other until the transaction's wait bound runs out (milliseconds,
+     * every time). The default waits ({@link #lockNonTx}): right for protocols whose
+     * transactions lock only at commit and do not wait there without bound.
+     *
+     * @return as {@link #lockNonTx}, or {@link #NON_TX_BUSY} if the item is held (then nothing
+     *         was taken)
+     */
+    public long tryLockNonTx(TxItem item) {
+        return lockNonTx(item);
+    }
+
+    /**
      * Releases a non-transactional lock.
      *
      * @param changed give the item a new version (its value or presence changed)

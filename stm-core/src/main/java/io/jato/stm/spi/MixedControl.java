@@ -378,6 +378,11 @@ final class MixedControl extends ConcurrencyControl {
     }
 
     @Override
+    public long tryLockNonTx(TxItem item) {
+        return of(item).tryLockNonTx(item);
+    }
+
+    @Override
     public void unlockNonTx(TxItem item, long lockedWord, boolean changed, boolean retire) {
         of(item).unlockNonTx(item, lockedWord, changed, retire);
     }
