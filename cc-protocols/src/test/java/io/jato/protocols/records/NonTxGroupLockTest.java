@@ -3,6 +3,8 @@ package io.jato.protocols.records;
 import io.jato.protocols.suite.Protocols;
 import io.jato.protocols.suite.Quiescence;
 import io.jato.protocols.suite.Steps;
+import io.jato.protocols.suite.faulty.FaultyControl;
+import io.jato.protocols.suite.faulty.FaultyProtocol;
 import io.jato.records.RecordLayout;
 import io.jato.stm.Capabilities;
 import io.jato.stm.Stm;
@@ -19,6 +21,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -89,6 +92,47 @@ class NonTxGroupLockTest {
         Account.Image im = seen.get();
         assertEquals("o7 7 7 7", im.owner() + " " + im.flags() + " " + im.balance() + " " + im.ops(),
                 "the snapshot waited for the writer's commit");
+        Quiescence.assertQuiescent(a);
+    }
+
+    static Stream<String> everyProtocol() {
+        return Protocols.singles();
+    }
+
+    /**
+     * A lock call that throws (an {@code OutOfMemoryError} in the protocol) while the operation
+     * holds other groups leaves none of them locked: the first call (nothing held yet) and the
+     * second (the first group held), for a snapshot and for a write. The record then reads and
+     * commits as before.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyProtocol")
+    void aLockCallThatThrowsLeavesNoGroupLocked(String protocol) {
+        Stm stm = FaultyProtocol.store(protocol);
+        FaultyControl control = FaultyProtocol.control(stm);
+        Account a = Account.create(stm, RecordLayout.SPLIT,
+                new Account.Image().setOwner("o0").setFlags(0).setBalance(0).setOps(0));
+        for (int k = 1; k <= 2; k++) {
+            int call = k;
+            control.arm(FaultyControl.Hook.NON_TX_LOCK, k, FaultyControl.When.BEFORE, new OutOfMemoryError("injected"));
+            try {
+                assertThrows(OutOfMemoryError.class, () -> a.single().get(), () -> "get, lock call " + call);
+                Quiescence.assertQuiescent(a);
+                control.arm(FaultyControl.Hook.NON_TX_LOCK, k, FaultyControl.When.BEFORE, new OutOfMemoryError("injected"));
+                assertThrows(OutOfMemoryError.class,
+                        () -> a.single().set(new Account.Image().setOwner("x").setFlags(9).setBalance(9).setOps(9)),
+                        () -> "set, lock call " + call);
+                Quiescence.assertQuiescent(a);
+            } finally {
+                control.disarm();
+            }
+        }
+        Account.Image im = a.single().get();
+        assertEquals("o0 0 0 0", im.owner() + " " + im.flags() + " " + im.balance() + " " + im.ops(),
+                "a failed set changed nothing");
+        stm.run(t -> a.setFlags(t, a.flags(t) + 1));
+        a.single().set(new Account.Image().setOwner("o5").setFlags(5).setBalance(5).setOps(5));
+        assertEquals(5, a.single().get().flags());
         Quiescence.assertQuiescent(a);
     }
 }

@@ -224,9 +224,13 @@ class FaultInjectionTest {
      * come first.
      */
 
-    /** Every protocol x hook x target, but unlock, which only the abort path calls ({@link #abortPathCases}). */
+    /**
+     * Every protocol x hook x target, but unlock, which only the abort path calls ({@link #abortPathCases}),
+     * and the non-transactional locks, which no transaction calls ({@code NonTxGroupLockTest}).
+     */
     static Stream<Arguments> protocolHookCases() {
-        return Protocols.all().flatMap(p -> Arrays.stream(Hook.values()).filter(h -> h != Hook.UNLOCK)
+        return Protocols.all().flatMap(p -> Arrays.stream(Hook.values())
+                .filter(h -> h != Hook.UNLOCK && h != Hook.NON_TX_LOCK)
                 .flatMap(h -> FaultTargets.types(p).stream().map(t -> Arguments.of(p, h, t))));
     }
 
@@ -714,7 +718,8 @@ class FaultInjectionTest {
     // ------------------------------------------------------------------ the faulty protocol second
 
     static Stream<Arguments> behindCases() {
-        return Protocols.pairs().flatMap(p -> Arrays.stream(Hook.values()).map(h -> Arguments.of(p, h)));
+        return Protocols.pairs().flatMap(p -> Arrays.stream(Hook.values()).filter(h -> h != Hook.NON_TX_LOCK)
+                .map(h -> Arguments.of(p, h)));
     }
 
     /**

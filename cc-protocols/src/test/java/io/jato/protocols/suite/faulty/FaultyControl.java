@@ -52,7 +52,13 @@ public final class FaultyControl extends ForwardingControl {
         INSTALL_VALUE(When.BEFORE, When.AFTER),
         PUBLISH(When.BEFORE, When.AFTER),
         UNLOCK(When.AFTER),
-        FINISH(When.AFTER);
+        FINISH(When.AFTER),
+        /**
+         * {@code lockNonTx} and {@code tryLockNonTx}: a non-transactional operation's item locks
+         * (before only: a lock call that throws must have taken nothing, or no caller could
+         * release it). No transaction calls them; the transactional fault suites skip this hook.
+         */
+        NON_TX_LOCK(When.BEFORE);
 
         private final When[] whens;
 
@@ -217,6 +223,22 @@ public final class FaultyControl extends ForwardingControl {
     }
 
     // ------------------------------------------------------------------ faultable hooks
+
+    @Override
+    public long lockNonTx(TxItem item) {
+        if (hit(Hook.NON_TX_LOCK)) {
+            throw fire(null);
+        }
+        return inner.lockNonTx(item);
+    }
+
+    @Override
+    public long tryLockNonTx(TxItem item) {
+        if (hit(Hook.NON_TX_LOCK)) {
+            throw fire(null);
+        }
+        return inner.tryLockNonTx(item);
+    }
 
     @Override
     public void begin(TxnContext txn) {
