@@ -498,6 +498,16 @@ public final class MaatControl extends ConcurrencyControl {
 
     @Override
     public long lockNonTx(TxItem item) {
+        return lockNonTx(item, Integer.MAX_VALUE);
+    }
+
+    /** A held item is in a commit's short lock window: spin a little for it, then report it busy. */
+    @Override
+    public long tryLockNonTx(TxItem item) {
+        return lockNonTx(item, LockBitWords.TRY_LOCK_SPINS);
+    }
+
+    private long lockNonTx(TxItem item, int maxSpins) {
         for (int spins = 0;; spins++) {
             long w = Items.wordVolatile(item);
             if ((w & (RETIRED | LOCKED)) == RETIRED) {
@@ -511,6 +521,9 @@ public final class MaatControl extends ConcurrencyControl {
                 long limit = ordering.orderAfterHolders(item, Items.word2Volatile(item) + 1, 0L, Long.MIN_VALUE);
                 raiseFloor(Math.max(limit, Items.word2Volatile(item) + 1));
                 return w;
+            }
+            if (spins >= maxSpins) {
+                return NON_TX_BUSY;
             }
             LockBitWords.pause(spins);
         }

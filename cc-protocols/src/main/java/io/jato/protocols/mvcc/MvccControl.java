@@ -504,6 +504,16 @@ public final class MvccControl extends ConcurrencyControl {
 
     @Override
     public long lockNonTx(TxItem item) {
+        return lockNonTx(item, Integer.MAX_VALUE);
+    }
+
+    /** A held item is in a commit's short lock window: spin a little for it, then report it busy. */
+    @Override
+    public long tryLockNonTx(TxItem item) {
+        return lockNonTx(item, LockBitWords.TRY_LOCK_SPINS);
+    }
+
+    private long lockNonTx(TxItem item, int maxSpins) {
         for (int spins = 0;; spins++) {
             long w = Items.wordVolatile(item);
             if ((w & (RETIRED | LOCKED)) == RETIRED) {
@@ -529,6 +539,9 @@ public final class MvccControl extends ConcurrencyControl {
                     throw t;
                 }
                 return w;
+            }
+            if (spins >= maxSpins) {
+                return NON_TX_BUSY;
             }
             LockBitWords.pause(spins);
         }

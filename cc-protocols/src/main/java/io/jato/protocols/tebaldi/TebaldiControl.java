@@ -396,6 +396,16 @@ final class TebaldiControl extends ConcurrencyControl {
 
     @Override
     public long lockNonTx(TxItem item) {
+        return lockNonTx(item, Integer.MAX_VALUE);
+    }
+
+    /** A held item is in a commit's short lock window: spin a little for it, then report it busy. */
+    @Override
+    public long tryLockNonTx(TxItem item) {
+        return lockNonTx(item, LockBitWords.TRY_LOCK_SPINS);
+    }
+
+    private long lockNonTx(TxItem item, int maxSpins) {
         for (int spins = 0;; spins++) {
             long w = Items.wordVolatile(item);
             if ((w & ItemWord.RETIRED) != 0) {
@@ -403,6 +413,9 @@ final class TebaldiControl extends ConcurrencyControl {
             }
             if ((w & ItemWord.LOCKED) == 0 && Items.casWord(item, w, ItemWord.locked(w, 0))) {
                 return w;
+            }
+            if (spins >= maxSpins) {
+                return NON_TX_BUSY;
             }
             LockBitWords.pause(spins);
         }

@@ -473,6 +473,16 @@ public final class TicTocControl extends ConcurrencyControl {
 
     @Override
     public long lockNonTx(TxItem item) {
+        return lockNonTx(item, Integer.MAX_VALUE);
+    }
+
+    /** A held item is in a commit's short lock window: spin a little for it, then report it busy. */
+    @Override
+    public long tryLockNonTx(TxItem item) {
+        return lockNonTx(item, LockBitWords.TRY_LOCK_SPINS);
+    }
+
+    private long lockNonTx(TxItem item, int maxSpins) {
         for (int spins = 0;; spins++) {
             long w = Items.wordVolatile(item);
             if ((w & (RETIRED | LOCKED)) == RETIRED) {
@@ -484,6 +494,9 @@ public final class TicTocControl extends ConcurrencyControl {
                 // write after it must be ordered after every reservation of this version.
                 raiseFloor(Items.word2Volatile(item) + 1);
                 return w;
+            }
+            if (spins >= maxSpins) {
+                return NON_TX_BUSY;
             }
             LockBitWords.pause(spins);
         }

@@ -364,12 +364,13 @@ public abstract class ConcurrencyControl {
      * Locks an item for a non-transactional write if that takes no wait for another holder: an
      * operation that already holds locks of other items (a record's groups, taken one by one)
      * takes the rest with this, and on {@link #NON_TX_BUSY} releases what it holds and starts
-     * again waiting for the busy one, so it never waits while holding. A protocol whose
-     * transactions hold locks while they run, and wait for a non-transactional holder, must
-     * override this: otherwise such a transaction holding one group and the operation holding
-     * another wait for each other until the transaction's wait bound runs out (milliseconds,
-     * every time). The default waits ({@link #lockNonTx}): right for protocols whose
-     * transactions lock only at commit and do not wait there without bound.
+     * again waiting for the busy one, so it never waits while holding. Every protocol in which a
+     * transaction can hold one item's lock while it waits for another's should override this:
+     * otherwise such a transaction (2PL's execution-time locks; a committer's write locks while
+     * an escalated attempt waits for its reads' holders) and the operation wait for each other
+     * until the transaction's wait bound runs out (milliseconds, or 250 ms for an escalated
+     * committer, every time). Every built-in protocol does; the default waits
+     * ({@link #lockNonTx}), which is right only where no transaction waits while holding.
      *
      * @return as {@link #lockNonTx}, or {@link #NON_TX_BUSY} if the item is held (then nothing
      *         was taken)

@@ -14,6 +14,12 @@ public final class LockBitWords {
 
     private static final int SPINS_BEFORE_YIELD = 1024;
 
+    /**
+     * Spins a {@code tryLockNonTx} of a lock-bit protocol gives a held item before it reports it
+     * busy: enough for a commit's lock window on another core, without a yield.
+     */
+    public static final int TRY_LOCK_SPINS = 256;
+
     private LockBitWords() {
     }
 
