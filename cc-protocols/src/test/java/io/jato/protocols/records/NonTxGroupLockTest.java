@@ -69,13 +69,7 @@ class NonTxGroupLockTest {
             }
         }, "writer");
         AtomicReference<Account.Image> seen = new AtomicReference<>();
-        Thread snapshot = new Thread(() -> {
-            try {
-                seen.set(a.single().get());
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        }, "snapshot");
+        Thread snapshot = snapshotThread(a, seen, failure);
         writer.start();
         assertTrue(hotHeld.await(10, TimeUnit.SECONDS), "the writer never took the hot group");
         snapshot.start();
@@ -93,6 +87,94 @@ class NonTxGroupLockTest {
         assertEquals("o7 7 7 7", im.owner() + " " + im.flags() + " " + im.balance() + " " + im.ops(),
                 "the snapshot waited for the writer's commit");
         Quiescence.assertQuiescent(a);
+    }
+
+    /**
+     * The same meeting with a committer of a lock-at-commit protocol that escalated: it holds the
+     * hot group's commit lock and validates its read of the default group, which an escalated
+     * attempt waits for rather than abort on. A snapshot that took the default group and waited
+     * for the hot one held it through that wait's whole bound (250 ms), after which the committer
+     * aborted once more. Now the snapshot lets go and the escalated attempt commits.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("lockAtCommitProtocols")
+    void anEscalatedCommitterIsNotHeldByASnapshot(String protocol) throws Exception {
+        Stm stm = FaultyProtocol.store(protocol, b -> b.escalateAfter(1));
+        FaultyControl control = FaultyProtocol.control(stm);
+        Account a = Account.create(stm, RecordLayout.SPLIT,
+                new Account.Image().setOwner("o0").setFlags(0).setBalance(0).setOps(0));
+        AtomicInteger attempts = new AtomicInteger();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicReference<Account.Image> seen = new AtomicReference<>();
+        Thread snapshot = snapshotThread(a, seen, failure);
+        try {
+            stm.run(t -> {
+                int attempt = attempts.incrementAndGet();
+                int f = a.flags(t);
+                if (attempt == 1) {
+                    // A conflict: the next attempt is escalated (escalateAfter(1)).
+                    Thread w = new Thread(() -> a.single().update(new RecordInPlaceReadStressTest.BumpDefault()));
+                    w.start();
+                    join(w);
+                } else if (attempt == 2) {
+                    // Between this commit's locks and its validation: the snapshot starts and
+                    // has the time to take the default group and meet the locked hot group.
+                    control.armAction(FaultyControl.Hook.VALIDATE, 1, () -> {
+                        snapshot.start();
+                        sleep(50);
+                    });
+                }
+                a.setBalance(t, f + 100L);
+            });
+        } finally {
+            control.disarm();
+        }
+        snapshot.join(TimeUnit.SECONDS.toMillis(30));
+        assertNull(failure.get(), () -> "failed: " + failure.get());
+        assertEquals(2, attempts.get(), () -> protocol + ": the escalated attempt waited out its bound; " + stm.statistics());
+        assertEquals(101L, a.single().get().balance());
+        assertEquals(101L, seen.get().balance(), "the snapshot waited for the commit");
+        Quiescence.assertQuiescent(a);
+    }
+
+    /** A thread that takes one {@code single().get()} of {@code a} into {@code seen}. */
+    private static Thread snapshotThread(Account a, AtomicReference<Account.Image> seen,
+                                         AtomicReference<Throwable> failure) {
+        return new Thread(() -> {
+            try {
+                seen.set(a.single().get());
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        }, "snapshot");
+    }
+
+    private static void join(Thread t) {
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    /**
+     * The protocols whose transactions take no lock before commit: the schedule below has a body
+     * wait for a non-transactional write of an item it read, which a read lock (2PL, the
+     * adaptive lock in lock mode) or the store lock (global-lock) would keep out forever.
+     */
+    static Stream<String> lockAtCommitProtocols() {
+        return Protocols.singles().filter(p -> !p.equals("global-lock") && !p.equals("adaptive")
+                && !Protocols.store(p).capabilities().has(Capabilities.Feature.EAGER_LOCKING));
     }
 
     static Stream<String> everyProtocol() {

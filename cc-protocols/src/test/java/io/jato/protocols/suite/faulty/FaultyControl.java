@@ -84,6 +84,8 @@ public final class FaultyControl extends ForwardingControl {
     private int k;
     private When when;
     private Throwable throwable;
+    /** Run instead of throwing, if set ({@link #armAction}). */
+    private Runnable action;
     private final int[] calls = new int[Hook.values().length];
     private int unlockChangedCalls;
     private boolean fired;
@@ -119,6 +121,26 @@ public final class FaultyControl extends ForwardingControl {
         this.k = k;
         this.when = when;
         this.throwable = Objects.requireNonNull(t, "t");
+        this.action = null;
+        resetCounters();
+        armed = Thread.currentThread();
+    }
+
+    /**
+     * Arms an action for the calling thread: at the {@code k}-th call (from 1) of {@code hook} from
+     * now on, {@code action} runs before the real call, which then proceeds (nothing is thrown).
+     * Stages a schedule inside a commit: e.g. another thread's step between a commit's locks and
+     * its validation. Resets the call counters.
+     */
+    public void armAction(Hook hook, int k, Runnable action) {
+        if (k < 1) {
+            throw new IllegalArgumentException("k counts from 1, got " + k);
+        }
+        this.hook = hook;
+        this.k = k;
+        this.when = When.BEFORE;
+        this.throwable = null;
+        this.action = Objects.requireNonNull(action, "action");
         resetCounters();
         armed = Thread.currentThread();
     }
@@ -127,6 +149,7 @@ public final class FaultyControl extends ForwardingControl {
     public void countOnly() {
         this.hook = null;
         this.throwable = null;
+        this.action = null;
         resetCounters();
         armed = Thread.currentThread();
     }
@@ -136,6 +159,7 @@ public final class FaultyControl extends ForwardingControl {
         armed = null;
         hook = null;
         throwable = null;
+        action = null;
     }
 
     private void resetCounters() {
@@ -207,7 +231,15 @@ public final class FaultyControl extends ForwardingControl {
             return false;
         }
         int n = ++calls[h.ordinal()];
-        return h == hook && n == k && !fired;
+        boolean hit = h == hook && n == k && !fired;
+        if (hit && action != null) {
+            fired = true;
+            Runnable a = action;
+            action = null;
+            a.run();
+            return false;
+        }
+        return hit;
     }
 
     private RuntimeException fire(TxnContext txn) {

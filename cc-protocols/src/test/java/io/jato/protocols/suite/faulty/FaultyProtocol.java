@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.WeakHashMap;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -59,6 +60,11 @@ public final class FaultyProtocol implements Protocol {
             b.objectProtocol(names[i]);
         }
         return build(b, names[0]);
+    }
+
+    /** As {@link #store} for one protocol, with {@code configure} applied to the builder (escalation, ...). */
+    public static Stm store(String protocol, UnaryOperator<Stm.Builder> configure) {
+        return build(configure.apply(Stm.builder().protocol(NAME).name(NAME + "-" + protocol)), protocol);
     }
 
     /**
