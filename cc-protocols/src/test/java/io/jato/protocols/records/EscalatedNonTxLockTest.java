@@ -26,7 +26,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * waiting for the first: both waited forever ({@code RecordInPlaceReadStressTest} hung on
  * {@code occ+tictoc} and {@code maat+occ}). Here two writers read one group and write the other,
  * crosswise, in a store that escalates after one abort, beside two threads taking snapshots; every
- * thread must finish.
+ * thread must finish. Since ConcurrencyControl.tryLockNonTx a snapshot no longer waits while it
+ * holds a group, so the meeting costs the committer no wait at all on the built-in protocols
+ * (NonTxGroupLockTest.anEscalatedCommitterIsNotHeldByASnapshot); the bound still guards a protocol
+ * that keeps the waiting default.
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class EscalatedNonTxLockTest {
