@@ -547,8 +547,8 @@ public abstract class AbstractRecord extends TxItem {
      * is busy releases what it took and starts again, waiting for that one. A protocol whose
      * transactions hold locks while they run (2PL, SwissTM) may have one holding a group and
      * waiting for another that this operation holds; a wait while holding would keep both until
-     * the transaction's wait bound ran out (RecordInPlaceReadStressTest: ~100 operations a second
-     * under 2PL with a split record, instead of hundreds of thousands).
+     * the transaction's wait bound ran out (RecordInPlaceReadStressTest: about 250 operations a
+     * second under 2PL with a split record, instead of about 50,000).
      */
     private long[] lockAll(ConcurrencyControl cc) {
         int n = groupCount();

@@ -393,11 +393,8 @@ public final class SwissTmControl extends ConcurrencyControl {
     /** Transactions hold their write locks while they run: report a held item after a short spin. */
     @Override
     public long tryLockNonTx(TxItem item) {
-        return lockNonTx(item, TRY_POLLS);
+        return lockNonTx(item, Waits.SPIN_POLLS);
     }
-
-    /** Polls (spin hints only) of a held item before {@link #tryLockNonTx} reports it busy. */
-    private static final int TRY_POLLS = 64;
 
     private long lockNonTx(TxItem item, int maxPolls) {
         for (int polls = 0;; polls++) {

@@ -1,6 +1,7 @@
 package io.jato.protocols.twophase;
 
 import io.jato.protocols.wait.Waits;
+import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Entry;
 import io.jato.stm.spi.Items;
 import io.jato.stm.spi.LongItem;
@@ -213,45 +214,36 @@ public final class RwLocks {
      * Takes the exclusive lock of {@code item} for a write outside transactions, waiting as long
      * as needed (such a holder records the largest age, so transactions wait for it only briefly).
      *
-     * @return the word it replaced, or -1 ({@code ConcurrencyControl.RETIRED_ITEM}) for a retired item
+     * @return the word it replaced, or {@code ConcurrencyControl.RETIRED_ITEM} for a retired item
      */
     public static long lockNonTx(TxItem item) {
-        for (int spins = 0;; spins++) {
+        return lockNonTx(item, Integer.MAX_VALUE);
+    }
+
+    /**
+     * {@link #lockNonTx} without waiting beyond spin hints: the caller holds other items' locks
+     * (ConcurrencyControl.tryLockNonTx), and the holder may be a transaction waiting for one of them.
+     *
+     * @return as {@link #lockNonTx}, or {@code ConcurrencyControl.NON_TX_BUSY} if held
+     */
+    public static long tryLockNonTx(TxItem item) {
+        return lockNonTx(item, Waits.SPIN_POLLS);
+    }
+
+    private static long lockNonTx(TxItem item, int maxPolls) {
+        for (int polls = 0;; polls++) {
             long w = Items.wordVolatile(item);
             if ((w & RETIRED) != 0) {
-                return -1L;
+                return ConcurrencyControl.RETIRED_ITEM;
             }
             if (!RwLockWord.isHeld(w) && (w & PRIORITY) == 0
                     && Items.casWord(item, w, RwLockWord.exclusive(w, RwLockWord.NON_TX_AGE))) {
                 return w;
             }
-            Waits.pause(spins);
-        }
-    }
-
-    /** Polls (spin hints only) of a held word before {@link #tryLockNonTx} reports it busy. */
-    private static final int TRY_POLLS = 64;
-
-    /**
-     * {@link #lockNonTx} without waiting beyond a short spin: the caller holds other items' locks
-     * (ConcurrencyControl.tryLockNonTx), and the holder may be a transaction waiting for one of them.
-     *
-     * @return the word it replaced, -1 for a retired item, or -2 ({@code NON_TX_BUSY}) if held
-     */
-    public static long tryLockNonTx(TxItem item) {
-        for (int spins = 0;; spins++) {
-            long w = Items.wordVolatile(item);
-            if ((w & RETIRED) != 0) {
-                return -1L;
+            if (polls >= maxPolls) {
+                return ConcurrencyControl.NON_TX_BUSY;
             }
-            if (!RwLockWord.isHeld(w) && (w & PRIORITY) == 0) {
-                if (Items.casWord(item, w, RwLockWord.exclusive(w, RwLockWord.NON_TX_AGE))) {
-                    return w;
-                }
-            } else if (spins >= TRY_POLLS) {
-                return -2L;
-            }
-            Thread.onSpinWait();
+            Waits.pause(polls);
         }
     }
 

@@ -10,6 +10,12 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class Waits {
     private static final int SPINS = 64;
+
+    /**
+     * Polls that {@link #pause} spends on spin hints alone: a bound for tries that must not yield
+     * or park (a non-transactional operation's {@code tryLockNonTx} of a held item).
+     */
+    public static final int SPIN_POLLS = SPINS;
     private static final int YIELDS = 128;
     private static final long FIRST_PARK_NANOS = 10_000;
     private static final long MAX_PARK_NANOS = 1_000_000;
