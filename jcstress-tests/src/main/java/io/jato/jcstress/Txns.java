@@ -30,6 +30,19 @@ final class Txns {
         });
     }
 
+    /**
+     * As {@link #readCommitted}, in a declared read-only transaction: under OCC its reads are
+     * word-logged (one load of the word before the value's, the second at commit).
+     */
+    static long[] readOnlyCommitted(LongItem x, LongItem y) {
+        return STORE.readOnly(txn -> {
+            TxnContext ctx = TxnContext.of(txn, STORE);
+            long a = ctx.readLong(x);
+            long b = ctx.readLong(y);
+            return new long[] {a, b};
+        });
+    }
+
     /** Writes {@code value} to both items in one transaction. */
     static void writeBoth(LongItem x, LongItem y, long value) {
         writeBoth(STORE, x, y, value);

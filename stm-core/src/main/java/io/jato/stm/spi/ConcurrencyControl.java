@@ -113,11 +113,16 @@ public abstract class ConcurrencyControl {
      * Whether a declared read-only attempt may log its reads of {@link LongItem}s and
      * {@link RefItem}s as (item, word) pairs instead of access-set entries (docs/protocol-spi.md,
      * "Word-logged reads"). A protocol answering true promises that such an item's value lives in
-     * the item ({@code valueAcquire}), and that the value read between {@link #stableWord} and an
-     * equal word is the committed value as of that word; the core then reads the value itself,
-     * records the pair, and validates it with {@link #validateWord} at commit (and when a body
-     * throws), without calling {@code readRef}/{@code readLong}/{@code validate} for it. It implies
-     * {@link #validatesEveryRead()}. Asked once per thread and store; false by default.
+     * the item ({@code valueAcquire}), that every install changes the word to one it never held
+     * before, and that the value read between {@link #stableWord} and an equal later load of the
+     * word is the committed value as of that word. The core then reads the value itself (an
+     * acquire load after the word's), records the pair, and validates it with
+     * {@link #validateWord} at commit (and when a body throws), without calling
+     * {@code readRef}/{@code readLong}/{@code validate} for it: that validation is the second
+     * word load of a seqlock read, so a value newer than its logged word fails there. Only an
+     * opaque store loads the word again right after the value, since its reads must be consistent
+     * while the body runs. It implies {@link #validatesEveryRead()}. Asked once per thread and
+     * store; false by default.
      */
     public boolean logsReadWords() {
         return false;

@@ -442,11 +442,15 @@ public final class TxnContext extends UserTxn {
             long w = cc.stableWord(item);
             if (w != ConcurrencyControl.UNSTABLE_WORD) {
                 Object v = item.valueAcquire();
+                if (!opaque) {
+                    // The commit's validateWord is this seqlock read's second word load (see
+                    // ConcurrencyControl.logsReadWords): a value newer than w fails it there.
+                    logWord(item, w);
+                    return v;
+                }
                 if (cc.stableWord(item) == w) {
                     logWord(item, w);
-                    if (opaque) {
-                        opaqueCheck();
-                    }
+                    opaqueCheck();
                     return v;
                 }
             }
@@ -487,11 +491,13 @@ public final class TxnContext extends UserTxn {
             long w = cc.stableWord(item);
             if (w != ConcurrencyControl.UNSTABLE_WORD) {
                 long v = item.valueAcquire();
+                if (!opaque) {
+                    logWord(item, w);
+                    return v;
+                }
                 if (cc.stableWord(item) == w) {
                     logWord(item, w);
-                    if (opaque) {
-                        opaqueCheck();
-                    }
+                    opaqueCheck();
                     return v;
                 }
             }
