@@ -226,8 +226,12 @@ final class DeltaWrites {
         return null;
     }
 
-    /** A member leaves its group, having committed its add at {@code ts} (0: without it); the last one closes it. */
-    void leave(Entry e, long ts) {
+    /**
+     * A member leaves its group, having committed its add at {@code ts} (0: without it); the last
+     * one closes it and notes the closed group in its thread's {@code pushed} versions, to be cut
+     * once the horizon passes it (a group has several committers, but one closer).
+     */
+    void leave(Entry e, long ts, PushedVersions pushed) {
         TxItem item = e.item();
         DeltaGroup g = (DeltaGroup) Items.extAcquire(item);
         DeltaGroup.Add add = (DeltaGroup.Add) e.readRef();
@@ -251,22 +255,26 @@ final class DeltaWrites {
         }
         e.clearFlags(MEMBER | Entry.DELTA);
         e.setReadRef(null);
-        if (g.leave()) {
-            closeGroup(item, g);
+        if (g.leave() && closeGroup(item, g)) {
+            // Room: the closer reserved one per write entry at its commit timestamp, and a delta
+            // entry pushes no version of its own. A closer that aborted before reserving finds
+            // no room, and the item's next writer trims the group, as before.
+            pushed.add(item, g);
         }
     }
 
     /**
      * The last member of {@code g} left: flattens the adds into the value in place and publishes
-     * the item at the newest add, or, if none committed, pops the group and restores the word.
+     * the item at the newest add (true: the closed group stays on the chain as a version), or, if
+     * none committed, pops the group and restores the word (false).
      */
-    private void closeGroup(TxItem item, DeltaGroup g) {
+    private boolean closeGroup(TxItem item, DeltaGroup g) {
         DeltaGroup.Add adds = g.adds();
         long opener = g.openerTs();
         if (adds == null && opener == 0) {
             Items.setExtRelease(item, g.next());
             Items.setWordRelease(item, g.baseWord);
-            return;
+            return false;
         }
         long sum = opener != 0 ? g.openerAmount : 0;
         long first = opener != 0 ? opener : Long.MAX_VALUE;
@@ -292,5 +300,6 @@ final class DeltaWrites {
         g.setEnd(last);
         Items.setWord2Release(item, last);
         Items.setWordRelease(item, TicTocWord.wordOf(last));
+        return true;
     }
 }

@@ -426,7 +426,7 @@ public final class MvccControl extends ConcurrencyControl {
     @Override
     public void publish(TxnContext txn, Entry e, long commitTimestamp) {
         if (e.has(DELTA)) {
-            deltas.leave(e, commitTimestamp);
+            deltas.leave(e, commitTimestamp, state(txn).pushed);
             return;
         }
         TxItem item = e.item();
@@ -448,7 +448,7 @@ public final class MvccControl extends ConcurrencyControl {
     @Override
     public void unlockChanged(TxnContext txn, Entry e, long commitTimestamp) {
         if (e.has(DELTA)) {
-            deltas.leave(e, txn.installsComplete() ? commitTimestamp : 0);
+            deltas.leave(e, txn.installsComplete() ? commitTimestamp : 0, state(txn).pushed);
             return;
         }
         publish(txn, e, commitTimestamp);
@@ -457,7 +457,7 @@ public final class MvccControl extends ConcurrencyControl {
     @Override
     public void unlock(TxnContext txn, Entry e) {
         if (e.has(DELTA)) {
-            deltas.leave(e, 0);
+            deltas.leave(e, 0, state(txn).pushed);
             return;
         }
         TxItem item = e.item();

@@ -4,7 +4,8 @@ import io.jato.stm.spi.Items;
 import io.jato.stm.spi.TxItem;
 
 /**
- * The versions one thread's commits pushed onto chains, oldest first (a ring), so that the thread
+ * The versions one thread's commits pushed onto chains, and the delta groups it closed, oldest
+ * first (a ring), so that the thread
  * can cut each one once the horizon passes its end. A writer trims a chain only when it pushes onto
  * it; an item written once and never again (an inserted row's "absent before", the old columns of a
  * row updated once) would otherwise keep its old version for the rest of the run: in TPC-C that was
@@ -63,8 +64,11 @@ final class PushedVersions {
 
     /**
      * Cuts, oldest first, every noted version whose end is at or below {@code horizon}, with the
-     * rest of its chain, if it still heads its item's chain. Ends only grow along the ring (the
-     * thread commits in timestamp order), so the first one above the horizon stops the walk.
+     * rest of its chain, if it still heads its item's chain. Ends grow along the ring (the thread
+     * commits in timestamp order) except after a closed delta group, whose end is its newest
+     * member's timestamp, perhaps another thread's and above the closer's next commits; the first
+     * one above the horizon stops the walk, which at worst keeps those behind it until the horizon
+     * passes it too.
      *
      * @return how many left the ring
      */

@@ -189,4 +189,23 @@ class MvccGarbageTest {
         stm.run(txn -> once.set(txn, once.get(txn) + 1));
         assertEquals(9, (long) stm.readOnly(txn -> once.get(txn)));
     }
+
+    @Test
+    void aClosedDeltaGroupOfAnItemNotWrittenAgainGoesOnceTheHorizonPassesIt() {
+        Stm stm = Protocols.store(MvccProtocol.NAME);
+        MvccControl cc = control(stm);
+        TxLong counter = new TxLong(stm, 5);
+        TxLong other = new TxLong(stm, 0);
+        stm.run(txn -> counter.add(txn, 3));
+        assertEquals(1, cc.chainLength(item(counter)), "the add's closed delta group heads the chain");
+        // Nobody writes the counter again. Before, only its next writer trimmed the group, so a
+        // counter added to once kept it (and the versions under it) for good.
+        cc.advanceClock();
+        stm.run(txn -> other.set(txn, 1));
+        assertEquals(0, cc.chainLength(item(counter)), "a closed group no reader can need stayed linked");
+        assertEquals(8, counter.single().get());
+        assertEquals(8, (long) stm.readOnly(txn -> counter.get(txn)));
+        stm.run(txn -> counter.add(txn, 1));
+        assertEquals(9, (long) stm.readOnly(txn -> counter.get(txn)));
+    }
 }
