@@ -12,6 +12,7 @@ import java.lang.reflect.Field;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -173,39 +174,39 @@ class MvccGarbageTest {
 
     @Test
     void aVersionOfAnItemWrittenOnceGoesOnceTheHorizonPassesIt() {
-        Stm stm = Protocols.store(MvccProtocol.NAME);
-        MvccControl cc = control(stm);
-        TxLong once = new TxLong(stm, 7);
-        TxLong other = new TxLong(stm, 0);
-        stm.run(txn -> once.set(txn, 8));
-        assertEquals(1, cc.chainLength(item(once)));
-        // Nobody writes the cell again: only the horizon can free the version of 7. Once it has
-        // passed the write, the writing thread's next finish cuts it (before, it stayed for good).
-        cc.advanceClock();
-        stm.run(txn -> other.set(txn, 1));
-        assertEquals(0, cc.chainLength(item(once)), "a version no reader can need stayed linked");
-        assertEquals(8, once.single().get());
-        assertEquals(8, (long) stm.readOnly(txn -> once.get(txn)));
-        stm.run(txn -> once.set(txn, once.get(txn) + 1));
-        assertEquals(9, (long) stm.readOnly(txn -> once.get(txn)));
+        // Before, the version of 7 stayed for good: only a later writer trimmed a chain.
+        assertWrittenOnceAndCut(7, (stm, cell) -> stm.run(txn -> cell.set(txn, 8)), 8,
+                "a version no reader can need stayed linked");
     }
 
     @Test
     void aClosedDeltaGroupOfAnItemNotWrittenAgainGoesOnceTheHorizonPassesIt() {
+        // A lone add is a delta group of one, closed by its opener. Before, only the counter's
+        // next writer trimmed the group, so a counter added to once kept it for good.
+        assertWrittenOnceAndCut(5, (stm, cell) -> stm.run(txn -> cell.add(txn, 3)), 8,
+                "a closed delta group no reader can need stayed linked");
+    }
+
+    /**
+     * Gives a cell holding {@code initial} one write ({@code write}, which must leave
+     * {@code written}), then no other: only the horizon can free what the write pushed. Once the
+     * horizon has passed the write, the writing thread's next finish must cut it; the cell keeps
+     * its value for readers and later writers.
+     */
+    private static void assertWrittenOnceAndCut(long initial, BiConsumer<Stm, TxLong> write, long written,
+                                                String problem) {
         Stm stm = Protocols.store(MvccProtocol.NAME);
         MvccControl cc = control(stm);
-        TxLong counter = new TxLong(stm, 5);
+        TxLong once = new TxLong(stm, initial);
         TxLong other = new TxLong(stm, 0);
-        stm.run(txn -> counter.add(txn, 3));
-        assertEquals(1, cc.chainLength(item(counter)), "the add's closed delta group heads the chain");
-        // Nobody writes the counter again. Before, only its next writer trimmed the group, so a
-        // counter added to once kept it (and the versions under it) for good.
+        write.accept(stm, once);
+        assertEquals(1, cc.chainLength(item(once)), "what the write pushed heads the chain");
         cc.advanceClock();
         stm.run(txn -> other.set(txn, 1));
-        assertEquals(0, cc.chainLength(item(counter)), "a closed group no reader can need stayed linked");
-        assertEquals(8, counter.single().get());
-        assertEquals(8, (long) stm.readOnly(txn -> counter.get(txn)));
-        stm.run(txn -> counter.add(txn, 1));
-        assertEquals(9, (long) stm.readOnly(txn -> counter.get(txn)));
+        assertEquals(0, cc.chainLength(item(once)), problem);
+        assertEquals(written, once.single().get());
+        assertEquals(written, (long) stm.readOnly(txn -> once.get(txn)));
+        stm.run(txn -> once.set(txn, once.get(txn) + 1));
+        assertEquals(written + 1, (long) stm.readOnly(txn -> once.get(txn)));
     }
 }
