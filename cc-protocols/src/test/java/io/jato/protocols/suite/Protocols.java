@@ -2,6 +2,7 @@ package io.jato.protocols.suite;
 
 import io.jato.stm.Capabilities;
 import io.jato.stm.Stm;
+import org.junit.jupiter.api.Assumptions;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -131,10 +132,15 @@ public final class Protocols {
 
     /**
      * @return every pairing {@code "a+b"} of two distinct correct protocols, as {@link #PAIRS_PROPERTY}
-     *         chooses, without the protocols named {@value #UNPAIRED_PREFIX}...
+     *         chooses, without the protocols named {@value #UNPAIRED_PREFIX}...; where
+     *         {@value #ONLY_PROPERTY} selects protocols, the pairings with a selected protocol on
+     *         either side, the other any correct protocol (a protocol written outside this
+     *         repository runs mixed with every shipped one; {@code ring} then counts as
+     *         {@code unordered})
      */
     public static Stream<String> pairs() {
-        List<String> names = correct().stream().filter(n -> !n.startsWith(UNPAIRED_PREFIX)).collect(Collectors.toList());
+        // Every correct protocol, selected or not: a selected one is paired with the others.
+        List<String> names = registered().filter(n -> !n.startsWith(UNPAIRED_PREFIX)).collect(Collectors.toList());
         String mode = System.getProperty(PAIRS_PROPERTY, "unordered");
         boolean ordered;
         if (mode.equals("ordered")) {
@@ -142,13 +148,41 @@ public final class Protocols {
         } else if (mode.equals("unordered")) {
             ordered = false;
         } else if (mode.equals("ring")) {
-            return ring(names);
+            if (allSelected()) {
+                return ring(names);
+            }
+            // A ring over every protocol would leave most selected ones with one partner at best.
+            ordered = false;
         } else {
             throw new IllegalArgumentException(PAIRS_PROPERTY + " must be 'ordered', 'unordered' or 'ring', was '" + mode + "'");
         }
         return names.stream().flatMap(a -> names.stream()
                 .filter(b -> ordered ? !b.equals(a) : a.compareTo(b) < 0)
+                .filter(b -> isSelected(a) || isSelected(b))
                 .map(b -> a + PAIR_SEPARATOR + b));
+    }
+
+    /**
+     * What a parameterized test's source gives when it has nothing to run under the current
+     * {@value #ONLY_PROPERTY} (JUnit refuses an empty source): the test then skips itself with
+     * {@link #assumeSome}.
+     */
+    public static final String NONE = "(none selected)";
+
+    /** @return {@link #pairs()}, or {@link #NONE} alone if there is none (a selection of unpaired protocols) */
+    public static Stream<String> pairsOrNone() {
+        return orNone(pairs().collect(Collectors.toList()));
+    }
+
+    /** @return {@code specs}, or {@link #NONE} alone if it is empty */
+    public static Stream<String> orNone(List<String> specs) {
+        return specs.isEmpty() ? Stream.of(NONE) : specs.stream();
+    }
+
+    /** Skips the calling test if its source had nothing to run ({@link #orNone}); {@code what} says what was missing. */
+    public static void assumeSome(String spec, String what) {
+        Assumptions.assumeFalse(NONE.equals(spec), () -> "no selected protocol " + what + " (" + ONLY_PROPERTY + "="
+                + System.getProperty(ONLY_PROPERTY, "") + ")");
     }
 
     /** Each of {@code names} (sorted) with the next one, the last with the first; each pair in name order. */
@@ -181,13 +215,16 @@ public final class Protocols {
 
     /** @return the names of every correct protocol, sorted; fails if none is registered */
     public static List<String> correct() {
-        List<String> names = Stm.availableProtocols().stream()
-                .filter(n -> !isTestOnly(n) && !isWeaklyIsolated(n) && isSelected(n))
-                .collect(Collectors.toList());
+        List<String> names = registered().filter(Protocols::isSelected).collect(Collectors.toList());
         if (names.isEmpty()) {
             throw new IllegalStateException("no protocol registered: the suites would test nothing");
         }
         return names;
+    }
+
+    /** @return every registered correct protocol, sorted, whatever {@value #ONLY_PROPERTY} selects */
+    private static Stream<String> registered() {
+        return Stm.availableProtocols().stream().filter(n -> !isTestOnly(n) && !isWeaklyIsolated(n));
     }
 
     /** @return the names of the registered protocols below serializability, sorted */
@@ -203,7 +240,7 @@ public final class Protocols {
     }
 
     /** @return true unless {@value #ONLY_PROPERTY} is set and does not name the protocol */
-    private static boolean isSelected(String name) {
+    public static boolean isSelected(String name) {
         String only = System.getProperty(ONLY_PROPERTY, "").trim();
         if (only.isEmpty()) {
             return true;

@@ -39,8 +39,8 @@ class WordLogTest {
         List<String> names = Protocols.singles()
                 .filter(p -> Protocols.store(p).concurrencyControl().logsReadWords())
                 .collect(Collectors.toList());
-        assertTrue(names.contains("occ"), "occ logs read words: " + names);
-        return names.stream();
+        assertTrue(names.contains("occ") || !Protocols.isSelected("occ"), "occ logs read words: " + names);
+        return Protocols.orNone(names);
     }
 
     /** Runs {@code write} on another thread and waits for it: a commit between two reads. */
@@ -58,6 +58,7 @@ class WordLogTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("wordLogging")
     void aLoggedReadOverwrittenBeforeCommitMakesTheAttemptRetry(String protocol) {
+        Protocols.assumeSome(protocol, "logs read words");
         Stm stm = Protocols.store(protocol);
         TxLong a = new TxLong(stm, 1);
         TxRef<String> b = new TxRef<>(stm, "b0");
@@ -81,6 +82,7 @@ class WordLogTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("wordLogging")
     void anExceptionOnAStaleLoggedReadIsRetriedNotThrown(String protocol) {
+        Protocols.assumeSome(protocol, "logs read words");
         Stm stm = Protocols.store(protocol);
         TxLong x = new TxLong(stm, 5);
         TxLong y = new TxLong(stm, 5);
