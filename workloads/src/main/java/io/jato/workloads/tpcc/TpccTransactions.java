@@ -8,9 +8,9 @@ import io.jato.stm.Txn;
 import io.jato.stm.TxnAbortedException;
 import io.jato.stm.TxnFunction;
 import io.jato.stm.TxnRunnable;
+import org.agrona.collections.IntHashSet;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /*
@@ -146,6 +146,11 @@ final class TpccTransactions {
     private Order foundOrder;
     private final int[] slItems = new int[STOCK_LEVEL_ORDERS * MAX_LINES];
     private int slItemCount;
+    /**
+     * Stock-level's distinct items, found without sorting: a primitive set sized for the most lines
+     * stock-level scans, so it never grows; cleared per attempt (a few KB, which stay in cache).
+     */
+    private final IntHashSet slSeen = new IntHashSet(STOCK_LEVEL_ORDERS * MAX_LINES);
 
     private final TxLongSortedMap.Visitor<Order> firstNewOrder = (key, order) -> {
         foundKey = key;
@@ -609,11 +614,12 @@ final class TpccTransactions {
         db.orderLine.scan(txn, TpccKeys.orderLine(w, d, first, 1), true, TpccKeys.orderLine(w, d, next - 1, MAX_LINES),
                 true, slItems.length, false, stockLevelLine);
         txnOfScan = null;
-        Arrays.sort(slItems, 0, slItemCount);
+        IntHashSet seen = slSeen;
+        seen.clear();
         int low = 0;
         for (int i = 0; i < slItemCount; i++) {
             int item = slItems[i];
-            if (i > 0 && item == slItems[i - 1]) {
+            if (!seen.add(item)) {
                 continue;
             }
             if (db.stock.get(txn, TpccKeys.stock(w, item)).quantity(txn) < slThreshold) {

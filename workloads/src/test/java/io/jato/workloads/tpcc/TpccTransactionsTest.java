@@ -8,8 +8,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -271,8 +273,36 @@ class TpccTransactionsTest {
             tx.executeStockLevel();
             assertTrue(tx.slThreshold >= 10 && tx.slThreshold <= 20);
             assertTrue(tx.slLowStock >= 0 && tx.slLowStock <= 20 * 15, "low stock " + tx.slLowStock);
+            // Exactly: each low-stock item counted once, the set forgetting the previous attempt's.
+            assertEquals(lowStockItems(db, tx.slDistrict, tx.slThreshold), tx.slLowStock,
+                    "district " + tx.slDistrict + ", threshold " + tx.slThreshold);
         }
         assertEquals(commits + 40, db.stm().statistics().commits());
         assertConsistent(db);
+    }
+
+    /** Clause 2.8.2.2 counted with plain reads: distinct items of the district's last 20 orders under the threshold. */
+    private static int lowStockItems(TpccDatabase db, int d, int threshold) {
+        long next = 1;
+        while (db.order.single().get(TpccKeys.order(1, d, next)) != null) {
+            next++;
+        }
+        Set<Integer> items = new HashSet<>();
+        for (long o = Math.max(1, next - TpccTransactions.STOCK_LEVEL_ORDERS); o < next; o++) {
+            for (int l = 1; l <= TpccTransactions.MAX_LINES; l++) {
+                OrderLine line = db.orderLine.single().get(TpccKeys.orderLine(1, d, o, l));
+                if (line == null) {
+                    break;
+                }
+                items.add(line.single().get().itemId());
+            }
+        }
+        int low = 0;
+        for (int item : items) {
+            if (db.stock.single().get(TpccKeys.stock(1, item)).single().get().quantity() < threshold) {
+                low++;
+            }
+        }
+        return low;
     }
 }
