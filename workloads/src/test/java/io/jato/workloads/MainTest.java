@@ -101,6 +101,7 @@ class MainTest {
             "ycsb --records 99999999999999999999 | --records must be an integer from 1 to",
             "ycsb --columns 0                 | --columns must be an integer from 1 to",
             "ycsb --mix zzz                   | unknown mix 'zzz'; known: a, b, txn16",
+            "ycsb --keys sorted               | unknown keys 'sorted'; known: scrambled, ranked",
             "ycsb --mix a --write-ratio 0.3   | --write-ratio applies only to --mix txn16",
             "ycsb --mix txn16 --write-ratio 2 | --write-ratio must be a number in [0, 1], got '2'",
             "ycsb --protocol nope             | unknown protocol 'nope'; known protocols: ",

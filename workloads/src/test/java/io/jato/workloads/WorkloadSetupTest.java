@@ -20,8 +20,15 @@ class WorkloadSetupTest {
         assertEquals("tictoc", s.stm().protocol());
         assertEquals("ycsb", s.workload().name());
         assertEquals(500, s.workload().parameters().get("records"));
+        assertEquals("scrambled", s.workload().parameters().get("keys"));
         assertEquals(3, s.settings().threads());
         assertEquals(9L, s.seed());
+    }
+
+    @Test
+    void keysAreScrambledUnlessTheLineAsksForRanks() throws UsageException {
+        WorkloadSetup s = WorkloadSetup.parse("ycsb", "--records", "100", "--keys", "ranked");
+        assertEquals("ranked", s.workload().parameters().get("keys"));
     }
 
     @Test

@@ -32,7 +32,7 @@ public final class YcsbCommand implements WorkloadCommand {
     public String description() {
         return """
                 YCSB over one transactional hash map from record id to a row of long columns (YCSB's
-                100-byte string fields are modelled as longs). Keys follow a scrambled Zipf law. An
+                100-byte string fields are modelled as longs). Keys follow a scrambled Zipf law (--keys). An
                 update adds 1 to one column. With --layout rows it installs a copy of the row (one
                 version per row); with coarse or split the row is a record updated in place, with one
                 version or with even/odd column groups, and --writes updater makes the increment a
@@ -64,7 +64,9 @@ public final class YcsbCommand implements WorkloadCommand {
                 Option.valued("layout", "L", "rows, coarse or split (default rows): copy-on-write long[] rows, or a"
                         + " record with one version, or with even/odd column groups"),
                 Option.valued("writes", "W", "rmw or updater (default rmw): read-modify-write, or a blind"
-                        + " commit-time increment (record layouts)")));
+                        + " commit-time increment (record layouts)"),
+                Option.valued("keys", "K", "scrambled or ranked (default scrambled): Zipf ranks hashed to keys as"
+                        + " YCSB does, or rank r is key r (the hottest keys first, as the C++ STO draws them)")));
         options.addAll(DurabilityOptions.options());
         return options;
     }
@@ -99,6 +101,7 @@ public final class YcsbCommand implements WorkloadCommand {
         if (blind && !layout.isRecord()) {
             throw new UsageException("--writes updater needs a record layout (--layout coarse or split)");
         }
-        return new YcsbWorkload.Config(mix, records, theta, writeRatio, columns, layout, blind, seed);
+        boolean scrambled = o.choice("keys", "scrambled", List.of("scrambled", "ranked")).equals("scrambled");
+        return new YcsbWorkload.Config(mix, records, theta, writeRatio, columns, layout, blind, scrambled, seed);
     }
 }

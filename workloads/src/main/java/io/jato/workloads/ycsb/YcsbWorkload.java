@@ -61,10 +61,15 @@ public final class YcsbWorkload implements Workload {
      * @param theta      Zipf skew in [0, 1)
      * @param writeRatio fraction of operations that write
      * @param columns    columns per row
+     * @param layout     how a row is stored
+     * @param blindWrites whether writes are blind commit-time increments (record layouts)
+     * @param scrambledKeys whether Zipf ranks are hashed to keys (YCSB's scrambled Zipfian, the
+     *                   default) or a rank is its key (rank 0, the hottest, is key 0; the C++ STO's
+     *                   YCSB draws keys this way, so its hottest rows are its first-loaded ones)
      * @param seed       the run's seed
      */
     public record Config(YcsbMix mix, int records, double theta, double writeRatio, int columns, YcsbLayout layout,
-                         boolean blindWrites, long seed) {
+                         boolean blindWrites, boolean scrambledKeys, long seed) {
         public Config {
             Objects.requireNonNull(mix, "mix");
             Objects.requireNonNull(layout, "layout");
@@ -81,9 +86,15 @@ public final class YcsbWorkload implements Workload {
             }
         }
 
-        /** The historical configuration: copy-on-write rows, read-modify-write updates. */
+        /** A configuration with scrambled keys. */
+        public Config(YcsbMix mix, int records, double theta, double writeRatio, int columns, YcsbLayout layout,
+                      boolean blindWrites, long seed) {
+            this(mix, records, theta, writeRatio, columns, layout, blindWrites, true, seed);
+        }
+
+        /** The historical configuration: copy-on-write rows, read-modify-write updates, scrambled keys. */
         public Config(YcsbMix mix, int records, double theta, double writeRatio, int columns, long seed) {
-            this(mix, records, theta, writeRatio, columns, YcsbLayout.ROWS, false, seed);
+            this(mix, records, theta, writeRatio, columns, YcsbLayout.ROWS, false, true, seed);
         }
     }
 
@@ -137,6 +148,7 @@ public final class YcsbWorkload implements Workload {
         m.put("ops_per_txn", config.mix().operations());
         m.put("layout", config.layout().cliName());
         m.put("writes", config.blindWrites() ? "updater" : "rmw");
+        m.put("keys", config.scrambledKeys() ? "scrambled" : "ranked");
         if (durable != null) {
             m.put("durability", durable.mode().name().toLowerCase(Locale.ROOT));
             m.put("durable_dir", durable.dir().toString());
@@ -411,7 +423,7 @@ public final class YcsbWorkload implements Workload {
 
         YcsbWorker(int index) {
             SplittableRandom root = new SplittableRandom(workerSeed(config.seed(), index));
-            this.keyGenerator = new ZipfianGenerator(distribution, root.split(), true);
+            this.keyGenerator = new ZipfianGenerator(distribution, root.split(), config.scrambledKeys());
             this.random = root;
         }
 
