@@ -1,6 +1,7 @@
 package io.jato.jcstress;
 
 import io.jato.stm.Stm;
+import io.jato.stm.Txn;
 import io.jato.stm.spi.LongItem;
 import io.jato.stm.spi.TxnContext;
 
@@ -22,12 +23,7 @@ final class Txns {
 
     /** Reads {@code x} then {@code y} in one transaction; returns them only once it has committed. */
     static long[] readCommitted(LongItem x, LongItem y) {
-        return STORE.atomic(txn -> {
-            TxnContext ctx = TxnContext.of(txn, STORE);
-            long a = ctx.readLong(x);
-            long b = ctx.readLong(y);
-            return new long[] {a, b};
-        });
+        return STORE.atomic(txn -> readPair(txn, x, y));
     }
 
     /**
@@ -35,12 +31,15 @@ final class Txns {
      * word-logged (one load of the word before the value's, the second at commit).
      */
     static long[] readOnlyCommitted(LongItem x, LongItem y) {
-        return STORE.readOnly(txn -> {
-            TxnContext ctx = TxnContext.of(txn, STORE);
-            long a = ctx.readLong(x);
-            long b = ctx.readLong(y);
-            return new long[] {a, b};
-        });
+        return STORE.readOnly(txn -> readPair(txn, x, y));
+    }
+
+    /** Reads {@code x} then {@code y} in {@code txn}, a transaction of {@link #STORE}. */
+    private static long[] readPair(Txn txn, LongItem x, LongItem y) {
+        TxnContext ctx = TxnContext.of(txn, STORE);
+        long a = ctx.readLong(x);
+        long b = ctx.readLong(y);
+        return new long[] {a, b};
     }
 
     /** Writes {@code value} to both items in one transaction. */
