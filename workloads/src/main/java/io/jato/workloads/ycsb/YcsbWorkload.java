@@ -1,9 +1,9 @@
 package io.jato.workloads.ycsb;
 
-import io.jato.collections.TxHashMap;
+import io.jato.collections.TxLongHashMap;
 import io.jato.durable.Codecs;
 import io.jato.durable.DurabilityMode;
-import io.jato.durable.DurableMap;
+import io.jato.durable.DurableLongMap;
 import io.jato.durable.DurableStore;
 import io.jato.records.RecordLayout;
 import io.jato.stm.Stm;
@@ -23,7 +23,7 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 
 /*
- * Data model. One TxHashMap from record id to row. Layout "rows": a row is a long[] of `columns`
+ * Data model. One TxLongHashMap from record id to row. Layout "rows": a row is a long[] of `columns`
  * values that is never modified once a map holds it (copy-on-write); an update reads the row,
  * copies it with one column changed and puts the copy (one version per row; the only allocation a
  * worker makes per operation). Layouts "coarse" and "split": a row is a YcsbRow record, updated in
@@ -31,8 +31,8 @@ import java.util.SplittableRandom;
  * paper 000), so a reader of column 3 does not conflict with a writer of column 4. Writes are
  * read-modify-writes of the column, or (blind writes) a commit-time increment updater that takes no
  * read dependency at all (seed paper 002 section 6). The map's node version covers only presence,
- * so record writes never touch it. Keys are boxed once, at load, into a shared Long[] so that a
- * worker never boxes.
+ * so record writes never touch it. Record ids are the map's primitive keys: a lookup neither boxes
+ * nor follows a key object (STO's YCSB index is keyed by the integer id too).
  *
  * Transactions. A worker draws the whole transaction first -- keys, columns, read or write -- into
  * its own arrays, then runs one preallocated body over them, so a retry repeats the same
@@ -101,19 +101,19 @@ public final class YcsbWorkload implements Workload {
     private final Stm stm;
     private final Config config;
     /** Rows of the {@code rows} layout; null otherwise. */
-    private final TxHashMap<Long, long[]> table;
+    private final TxLongHashMap<long[]> table;
     /** Rows of the record layouts; null otherwise. */
-    private final TxHashMap<Long, YcsbRow> records;
+    private final TxLongHashMap<YcsbRow> records;
     private final ZipfianDistribution distribution;
     private final List<YcsbWorker> workers = new ArrayList<>();
-    /** Every record id boxed once; written by the loader threads, read-only afterwards. */
-    private Long[] keys;
+    /** Whether {@link #load} has run: the table holds record ids 0 .. records - 1. */
+    private boolean loaded;
     /** With --durable: where and how the table is logged; null for an in-memory run. */
     private DurabilityOptions durable;
     /** The open durable store, from {@link #load} to the end of {@link #check}; null otherwise. */
     private DurableStore store;
     /** The write side of the rows layout's table in a durable run (record rows log themselves). */
-    private DurableMap<Long, long[]> rowLog;
+    private DurableLongMap<long[]> rowLog;
     /** Per column, its growth summed over the records when the run started (non-zero after a recovery). */
     private long[] startGrowth;
     private String opened = "";
@@ -122,8 +122,8 @@ public final class YcsbWorkload implements Workload {
         this.stm = Objects.requireNonNull(stm, "stm");
         this.config = Objects.requireNonNull(config, "config");
         boolean rec = config.layout().isRecord();
-        this.table = rec ? null : new TxHashMap<>(stm, config.records());
-        this.records = rec ? new TxHashMap<>(stm, config.records()) : null;
+        this.table = rec ? null : new TxLongHashMap<>(stm, config.records());
+        this.records = rec ? new TxLongHashMap<>(stm, config.records()) : null;
         this.distribution = new ZipfianDistribution(config.records(), config.theta());
     }
 
@@ -182,9 +182,9 @@ public final class YcsbWorkload implements Workload {
         DurableStore.Builder b = DurableStore.builder(durable.dir(), stm).mode(durable.mode())
                 .checkpointMillis(durable.checkpointMillis());
         if (table != null) {
-            b.map("ycsb", table, Codecs.longs(), Codecs.longArrays());
+            b.longMap("ycsb", table, Codecs.longArrays());
         } else {
-            b.map("ycsb-records", records, Codecs.longs(), Codecs.records(() -> YcsbRow.create(stm, layout)));
+            b.longMap("ycsb-records", records, Codecs.records(() -> YcsbRow.create(stm, layout)));
         }
         store = b.open();
         try {
@@ -198,15 +198,11 @@ public final class YcsbWorkload implements Workload {
                     throw new IllegalStateException(durable.dir() + " holds " + found + " records, --records asks for "
                             + config.records());
                 }
-                Long[] ks = new Long[found];
-                for (int r = 0; r < found; r++) {
-                    ks[r] = (long) r;
-                }
-                keys = ks;
+                loaded = true;
                 opened = "recovered: " + store.recoveryReport();
             }
             if (table != null) {
-                rowLog = store.map("ycsb");
+                rowLog = store.longMap("ycsb");
             }
         } catch (RuntimeException | Error e) {
             store.close();
@@ -218,12 +214,10 @@ public final class YcsbWorkload implements Workload {
     private void loadTable(Loader loader) {
         int n = config.records();
         int columns = config.columns();
-        Long[] ks = new Long[n];
         RecordLayout recordLayout = config.layout() == YcsbLayout.SPLIT ? RecordLayout.SPLIT : RecordLayout.COARSE;
         loader.parallelFor("records", n, (from, to) -> {
             for (int r = from; r < to; r++) {
-                Long key = (long) r;
-                ks[r] = key;
+                long key = r;
                 if (records != null) {
                     YcsbRow.Image init = new YcsbRow.Image();
                     for (int c = 0; c < columns; c++) {
@@ -239,14 +233,12 @@ public final class YcsbWorkload implements Workload {
                 }
             }
         });
-        // The loader threads have been joined: their stores to ks are visible here, and to the
-        // worker threads, which start after this.
-        keys = ks;
+        loaded = true;
     }
 
     @Override
     public Worker newWorker(int index) {
-        if (keys == null) {
+        if (!loaded) {
             throw new IllegalStateException("load() must run before newWorker()");
         }
         YcsbWorker w = new YcsbWorker(index);
@@ -271,8 +263,8 @@ public final class YcsbWorkload implements Workload {
     private long[] growth() {
         int columns = config.columns();
         long[] grown = new long[columns];
-        for (int r = 0; r < keys.length; r++) {
-            long[] row = committedRow(keys[r]);
+        for (int r = 0, n = config.records(); r < n; r++) {
+            long[] row = committedRow(r);
             if (row == null || row.length != columns) {
                 return null;
             }
@@ -300,8 +292,9 @@ public final class YcsbWorkload implements Workload {
             }
         }
         long[] grown = new long[columns];
-        for (int r = 0; r < keys.length; r++) {
-            long[] row = committedRow(keys[r]);
+        int recordCount = config.records();
+        for (int r = 0; r < recordCount; r++) {
+            long[] row = committedRow(r);
             if (row == null) {
                 return CheckResult.failed("record " + r + " is missing");
             }
@@ -327,8 +320,8 @@ public final class YcsbWorkload implements Workload {
             total += expected[c] - startGrowth[c];
         }
         int size = table != null ? table.single().size() : records.single().size();
-        if (size != keys.length) {
-            return CheckResult.failed("the table holds " + size + " records, expected " + keys.length);
+        if (size != recordCount) {
+            return CheckResult.failed("the table holds " + size + " records, expected " + recordCount);
         }
         String stuck = quiescence();
         if (stuck != null) {
@@ -336,21 +329,21 @@ public final class YcsbWorkload implements Workload {
         }
         return CheckResult.ok(String.format(Locale.ROOT,
                 (opened.isEmpty() ? "" : "store " + opened + "; ") + "%,d committed increments = growth of the %d columns summed over %,d records; no item left locked",
-                total, columns, keys.length));
+                total, columns, recordCount));
     }
 
     /** The table of the {@code rows} layout, for tests. */
-    TxHashMap<Long, long[]> table() {
+    TxLongHashMap<long[]> table() {
         return table;
     }
 
     /** The table of the record layouts, for tests. */
-    TxHashMap<Long, YcsbRow> records() {
+    TxLongHashMap<YcsbRow> records() {
         return records;
     }
 
     /** @return the committed columns of the row with {@code key}, or null if it is missing */
-    long[] committedRow(Long key) {
+    long[] committedRow(long key) {
         if (table != null) {
             return table.single().get(key);
         }
@@ -371,8 +364,8 @@ public final class YcsbWorkload implements Workload {
             return table.checkQuiescent();
         }
         String p = records.checkQuiescent();
-        for (int r = 0; p == null && r < keys.length; r++) {
-            p = records.single().get(keys[r]).checkQuiescent();
+        for (int r = 0, n = config.records(); p == null && r < n; r++) {
+            p = records.single().get(r).checkQuiescent();
             if (p != null) {
                 p = "record " + r + ": " + p;
             }
@@ -392,14 +385,13 @@ public final class YcsbWorkload implements Workload {
     private final class YcsbWorker implements Worker {
         private final SplittableRandom random;
         private final ZipfianGenerator keyGenerator;
-        private final TxHashMap<Long, long[]> map = table;
-        private final TxHashMap<Long, YcsbRow> rows = records;
+        private final TxLongHashMap<long[]> map = table;
+        private final TxLongHashMap<YcsbRow> rows = records;
         /** The rows layout's write side in a durable run, else null. */
-        private final DurableMap<Long, long[]> log = rowLog;
+        private final DurableLongMap<long[]> log = rowLog;
         /** In durable mode: the store whose disk a writing transaction waits for. */
         private final DurableStore waitFor = durable != null && durable.mode() == DurabilityMode.DURABLE ? store : null;
         private final boolean blind = config.blindWrites();
-        private final Long[] boxedKeys = keys;
         private final int columns = config.columns();
         private final int operations = config.mix().operations();
         private final double writeRatio = config.writeRatio();
@@ -480,7 +472,7 @@ public final class YcsbWorkload implements Workload {
             }
             long s = 0;
             for (int i = 0; i < operations; i++) {
-                Long key = boxedKeys[opKey[i]];
+                long key = opKey[i];
                 long[] row = map.get(txn, key);
                 int c = opColumn[i];
                 if (opWrite[i]) {
@@ -505,7 +497,7 @@ public final class YcsbWorkload implements Workload {
         private void executeOnRecords(Txn txn) {
             long s = 0;
             for (int i = 0; i < operations; i++) {
-                YcsbRow row = rows.get(txn, boxedKeys[opKey[i]]);
+                YcsbRow row = rows.get(txn, opKey[i]);
                 int c = opColumn[i];
                 if (opWrite[i]) {
                     if (blind) {
