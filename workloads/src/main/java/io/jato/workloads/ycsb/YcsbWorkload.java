@@ -106,7 +106,11 @@ public final class YcsbWorkload implements Workload {
     private final TxLongHashMap<YcsbRow> records;
     private final ZipfianDistribution distribution;
     private final List<YcsbWorker> workers = new ArrayList<>();
-    /** Whether {@link #load} has run: the table holds record ids 0 .. records - 1. */
+    /**
+     * Whether {@link #load} has run: the table holds record ids 0 .. records - 1. Written once by
+     * the thread that loads, before the runner starts the workers; read by {@link #newWorker} on
+     * each worker thread, which {@code Thread.start} orders after the write (a plain field).
+     */
     private boolean loaded;
     /** With --durable: where and how the table is logged; null for an in-memory run. */
     private DurabilityOptions durable;
