@@ -294,7 +294,7 @@ public abstract class AbstractRecord extends TxItem {
 
     /** Schedules {@code updater} on its group: applied at commit, or now if the group is materialized. */
     protected final void scheduleUpdate(TxnContext c, RecordUpdater<?> updater) {
-        schedule(c, updater, 0L);
+        schedule(c, updater, 0L, false);
     }
 
     /**
@@ -303,21 +303,21 @@ public abstract class AbstractRecord extends TxItem {
      * allocated per call.
      */
     protected final void scheduleUpdate(TxnContext c, RecordLongUpdater<?> updater, long operand) {
-        schedule(c, updater, operand);
+        schedule(c, updater, operand, true);
     }
 
-    private void schedule(TxnContext c, Object updater, long operand) {
+    private void schedule(TxnContext c, Object updater, long operand, boolean longOp) {
         UpdaterInfo info = UpdaterInfo.of(updater);
         int g = info.group(this);
         Entry e = c.entry(item(g));
         RecordImage im = imageForWrite(c, e, g);
         if (im.isMaterialized()) {
-            im.apply(updater, operand, 1 << g);
+            im.apply(updater, operand, 1 << g, longOp);
         } else {
             if (!im.hasOps()) {
                 c.requestCheck(e, PARTICIPANT);
             }
-            im.addOp(updater, operand, 1 << g);
+            im.addOp(updater, operand, 1 << g, longOp);
             if (im.hasSetterWrites()) {
                 c.clearUpdate(e);
             } else {
@@ -508,15 +508,15 @@ public abstract class AbstractRecord extends TxItem {
 
     /** Applies {@code updater} to the latest columns of its group, outside any transaction. */
     protected final void updateNonTx(RecordUpdater<?> updater, RecordImage scratch) {
-        applyNonTx(updater, 0L, scratch);
+        applyNonTx(updater, 0L, scratch, false);
     }
 
     /** Applies {@code updater} with {@code operand} to the latest columns of its group, outside any transaction. */
     protected final void updateNonTx(RecordLongUpdater<?> updater, long operand, RecordImage scratch) {
-        applyNonTx(updater, operand, scratch);
+        applyNonTx(updater, operand, scratch, true);
     }
 
-    private void applyNonTx(Object updater, long operand, RecordImage scratch) {
+    private void applyNonTx(Object updater, long operand, RecordImage scratch, boolean longOp) {
         int g = UpdaterInfo.groupOf(updater, this);
         ConcurrencyControl cc = stm.concurrencyControl();
         TxItem item = item(g);
@@ -525,7 +525,7 @@ public abstract class AbstractRecord extends TxItem {
         try {
             scratch.attach(itemGroups(g));
             load(scratch, scratch.groups());
-            scratch.apply(updater, operand, 1 << g);
+            scratch.apply(updater, operand, 1 << g, longOp);
             store(scratch, scratch.groups());
             changed = true;
         } finally {
@@ -675,7 +675,8 @@ public abstract class AbstractRecord extends TxItem {
             r.copy(from, to, from.groups());
             to.setMaterialized();
             for (Object o : operations) {
-                to.apply(o, 0L, 1 << UpdaterInfo.groupOf(o, r));
+                // The protocol's operations come from operation(): plain or bound updaters.
+                to.apply(o, 0L, 1 << UpdaterInfo.groupOf(o, r), false);
             }
             return to;
         }

@@ -32,6 +32,8 @@ public abstract class RecordImage implements Scratch.Pooled {
     /** The operand of each pending {@link RecordLongUpdater} (unused for the others). */
     private long[] opOperands = NO_OPERANDS;
     private int[] opGroups = new int[0];
+    /** Per pending updater: true if it was scheduled as a {@link RecordLongUpdater} (with its operand). */
+    private boolean[] opLong = new boolean[0];
     private int opCount;
 
     protected RecordImage() {
@@ -40,7 +42,8 @@ public abstract class RecordImage implements Scratch.Pooled {
     /** For generated accessors: rejects a column outside the running updater's group. */
     protected final void checkOpen(int groupBit, String column) {
         if ((open & groupBit) == 0) {
-            throw new IllegalStateException("updater " + running.getClass().getName() + " accessed column '" + column
+            Object r = running instanceof BoundLongUpdater ? ((BoundLongUpdater) running).updater : running;
+            throw new IllegalStateException("updater " + r.getClass().getName() + " accessed column '" + column
                     + "' outside the group its annotation declares");
         }
     }
@@ -79,10 +82,12 @@ public abstract class RecordImage implements Scratch.Pooled {
             ops = new Object[o.ops.length];
             opOperands = new long[o.ops.length];
             opGroups = new int[o.ops.length];
+            opLong = new boolean[o.ops.length];
         }
         System.arraycopy(o.ops, 0, ops, 0, o.opCount);
         System.arraycopy(o.opOperands, 0, opOperands, 0, o.opCount);
         System.arraycopy(o.opGroups, 0, opGroups, 0, o.opCount);
+        System.arraycopy(o.opLong, 0, opLong, 0, o.opCount);
         opCount = o.opCount;
     }
 
@@ -125,7 +130,7 @@ public abstract class RecordImage implements Scratch.Pooled {
             throw new IndexOutOfBoundsException("operation " + index + " of " + opCount);
         }
         Object op = ops[index];
-        return op instanceof RecordLongUpdater
+        return opLong[index]
                 ? new BoundLongUpdater((RecordLongUpdater<?>) op, opOperands[index])
                 : (RecordUpdater<?>) op;
     }
@@ -135,48 +140,54 @@ public abstract class RecordImage implements Scratch.Pooled {
         return dirty != 0;
     }
 
-    /** Appends {@code op} (a {@link RecordUpdater} or a {@link RecordLongUpdater} with {@code operand}) to the pending updaters. */
-    final void addOp(Object op, long operand, int groupBit) {
+    /**
+     * Appends {@code op} to the pending updaters: a {@link RecordLongUpdater} with {@code operand}
+     * if {@code longOp}, else a {@link RecordUpdater}.
+     */
+    final void addOp(Object op, long operand, int groupBit, boolean longOp) {
         if (opCount == ops.length) {
             int cap = Math.max(4, opCount * 2);
             Object[] no = Arrays.copyOf(ops, cap);
             long[] na = Arrays.copyOf(opOperands, cap);
             int[] ng = Arrays.copyOf(opGroups, cap);
-            // Assigned after all three are allocated: an OutOfMemoryError leaves the image as it was.
+            boolean[] nl = Arrays.copyOf(opLong, cap);
+            // Assigned after all four are allocated: an OutOfMemoryError leaves the image as it was.
             ops = no;
             opOperands = na;
             opGroups = ng;
+            opLong = nl;
         }
         ops[opCount] = op;
         opOperands[opCount] = operand;
+        opLong[opCount] = longOp;
         opGroups[opCount++] = groupBit;
     }
 
     /** Applies the pending updaters in program order, then forgets them. */
     final void applyOps() {
         for (int i = 0, n = opCount; i < n; i++) {
-            apply(ops[i], opOperands[i], opGroups[i]);
+            apply(ops[i], opOperands[i], opGroups[i], opLong[i]);
             ops[i] = null;
         }
         opCount = 0;
     }
 
     /**
-     * Runs updater {@code op} on this image with only the columns of {@code groupBit} open:
-     * a {@link RecordUpdater}, a {@link RecordLongUpdater} with {@code operand}, or a bound one
-     * ({@link #op}) with its own operand.
+     * Runs updater {@code op} on this image with only the columns of {@code groupBit} open: a
+     * {@link RecordLongUpdater} with {@code operand} if {@code longOp}, else a {@link RecordUpdater}
+     * (a bound one, {@link #op}, applies its own operand).
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    final void apply(Object op, long operand, int groupBit) {
-        if (op instanceof BoundLongUpdater) {
-            BoundLongUpdater b = (BoundLongUpdater) op;
-            op = b.updater;
-            operand = b.operand;
-        }
+    final void apply(Object op, long operand, int groupBit, boolean longOp) {
         running = op;
         open = groupBit;
         try {
-            if (op instanceof RecordLongUpdater) {
+            // The kind comes from the call that scheduled the updater, not from instanceof: a
+            // failed interface check scans the class's interfaces on every call (HotSpot caches
+            // only successes), and testing plain updaters for the long interface that way took
+            // ~10% of a one-updater transaction (docs/benchmarks/2026-12-fixed-costs.md). It is
+            // also exact for a class that implements both interfaces.
+            if (longOp) {
                 ((RecordLongUpdater) op).apply(this, operand);
             } else {
                 ((RecordUpdater) op).apply(this);

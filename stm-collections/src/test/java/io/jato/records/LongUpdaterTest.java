@@ -85,6 +85,43 @@ class LongUpdaterTest {
         assertEquals(1, a.single().get().ops());
     }
 
+    /** Both kinds in one class: what it does depends on which {@code update} scheduled it. */
+    @Commutative(record = AccountSpec.class, group = "hot")
+    static final class AddOneOrOperand implements Account.Updater, Account.LongUpdater {
+        @Override
+        public void apply(Account.Image r) {
+            r.setBalance(r.balance() + 1);
+        }
+
+        @Override
+        public void apply(Account.Image r, long operand) {
+            r.setBalance(r.balance() + operand);
+        }
+    }
+
+    @Test
+    void aClassOfBothKindsRunsTheKindItWasScheduledAs() {
+        AddOneOrOperand both = new AddOneOrOperand();
+        for (RecordLayout layout : new RecordLayout[] {RecordLayout.SPLIT, RecordLayout.COARSE}) {
+            Account a = account(layout, 0);
+            // Pending at commit, then applied at once after a read materialized the group.
+            stm.run(t -> {
+                a.update(t, (Account.Updater) both);
+                a.update(t, (Account.LongUpdater) both, 100);
+            });
+            assertEquals(101, a.single().get().balance(), layout.toString());
+            stm.run(t -> {
+                assertEquals(101, a.balance(t));
+                a.update(t, (Account.LongUpdater) both, 1000);
+                a.update(t, (Account.Updater) both);
+            });
+            assertEquals(1102, a.single().get().balance(), layout.toString());
+            a.single().update((Account.Updater) both);
+            a.single().update((Account.LongUpdater) both, 10_000);
+            assertEquals(11_103, a.single().get().balance(), layout.toString());
+        }
+    }
+
     /** Implements the interface without the annotation that names its group. */
     static final class Unannotated implements Account.LongUpdater {
         @Override
