@@ -1,3 +1,8 @@
+# CPU samples of a JFR recording by line (self) and by method (inclusive).
+# Usage: jfr print --json --events jdk.ExecutionSample REC.jfr > REC.json; python3 jfr-agg.py REC.json [TOP]
+# JDK 21+'s `jfr view hot-methods` gives the self view by method; the line-level and inclusive
+# views are what located the instanceof in 2026-12-fixed-costs.md. (2026-11-tpcc-allocation/agg.py
+# does the same for allocation samples.)
 import json,sys,collections
 d=json.load(open(sys.argv[1]))
 evs=d['recording']['events']

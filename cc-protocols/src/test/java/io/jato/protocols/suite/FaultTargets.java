@@ -10,6 +10,7 @@ import io.jato.collections.TxSortedMap;
 import io.jato.protocols.records.Account;
 import io.jato.protocols.records.AppendDigit;
 import io.jato.protocols.records.Deposit;
+import io.jato.protocols.records.DepositBy;
 import io.jato.records.RecordLayout;
 import io.jato.stm.Stm;
 import io.jato.stm.Txn;
@@ -746,7 +747,10 @@ final class FaultTargets {
         }
     }
 
-    /** Commit-time updaters (run in the check phase) on a coarse record, and a setter. */
+    /**
+     * Commit-time updaters (run in the check phase) on a coarse record: object updaters and an
+     * operand updater ({@code RecordLongUpdater}), whose kind the pending image keeps per call.
+     */
     private static final class RecordUpdateTarget extends RecordTarget {
         RecordUpdateTarget(Stm stm) {
             super(stm, RecordLayout.COARSE);
@@ -754,22 +758,24 @@ final class FaultTargets {
 
         @Override
         int ops() {
-            return 2;
+            return 3;
         }
 
         @Override
         void op(Txn txn, int i) {
             if (i == 0) {
                 account.update(txn, new Deposit(5));
-            } else {
+            } else if (i == 1) {
                 account.update(txn, new AppendDigit(3));
+            } else {
+                account.update(txn, DepositBy.INSTANCE, 7);
             }
         }
 
         @Override
         void next(Map<String, Object> state) {
-            state.put("balance", ((Long) state.get("balance") + 5) * 10 + 3);
-            state.put("ops", (Integer) state.get("ops") + 1);
+            state.put("balance", ((Long) state.get("balance") + 5) * 10 + 3 + 7);
+            state.put("ops", (Integer) state.get("ops") + 2);
         }
     }
 
