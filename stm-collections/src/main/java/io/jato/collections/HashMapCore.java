@@ -71,12 +71,20 @@ abstract class HashMapCore<N extends RefItem> {
      */
     final long absenceMark = 1L << (MAP_IDS.getAndIncrement() & 63);
     final TxParticipant participant = new Participant();
+    /**
+     * Whether a key, once its insert has committed, keeps that value for ever (the maps'
+     * {@code insertOnly} factories): {@code put} of a present key, {@code remove}, {@code update}
+     * and {@code merge} are refused, and lookups of present keys may then be read without an entry
+     * ({@link #unchangingValue}). Set at construction.
+     */
+    final boolean insertOnly;
 
     /**
      * Checks the arguments of both maps' constructors (same order, same messages) and sizes the
      * stripes; the subclass then builds its index.
      */
-    HashMapCore(Stm stm, int expectedSize) {
+    HashMapCore(Stm stm, int expectedSize, boolean insertOnly) {
+        this.insertOnly = insertOnly;
         this.stm = Objects.requireNonNull(stm, "stm");
         this.domain = stm.protocolDomain();
         if (expectedSize < 0) {
@@ -131,6 +139,35 @@ abstract class HashMapCore<N extends RefItem> {
     abstract void deliver(N node, Object value, Object action, boolean keysOnly);
 
     // ------------------------------------------------------------------ transactional helpers
+
+    /**
+     * For an insert-only map, a lookup of a key this transaction has not inserted itself: the
+     * committed value of its linked node {@code n}, read with no entry if the protocol allows it
+     * ({@link TxnContext#readUnchangingRef}). Nobody can replace or delete that value, so under a
+     * protocol that serializes at a commit point there is nothing to validate, and the lookup
+     * costs no access-set entry and no validation at commit.
+     *
+     * @return the value, or null if {@code n} is null or the caller must locate the key as usual
+     */
+    static Object unchangingValue(TxnContext ctx, RefItem n) {
+        if (n == null) {
+            return null;
+        }
+        Object v = ctx.readUnchangingRef(n);
+        return v == REMOVED || v == ConcurrencyControl.NO_VERSION ? null : v;
+    }
+
+    /** The exception for an operation an insert-only map refuses; nothing has changed. */
+    static UnsupportedOperationException refused(String operation) {
+        return new UnsupportedOperationException("insert-only map: " + operation
+                + " is not supported (a key keeps the value it was inserted with)");
+    }
+
+    /** The exception for a {@code put} that would replace a present key's value in an insert-only map. */
+    static UnsupportedOperationException presentKey(Object key) {
+        return new UnsupportedOperationException("insert-only map: key " + key
+                + " is present, and put would replace its value (putIfAbsent returns it instead)");
+    }
 
     /** @return the value an entry of a node decides in this transaction: null if deleted */
     static Object valueOf(Entry e) {

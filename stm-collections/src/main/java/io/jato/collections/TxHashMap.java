@@ -84,24 +84,57 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
      * @param expectedSize the number of keys expected; sizes the index and the absence stripes
      */
     public TxHashMap(Stm stm, int expectedSize) {
-        super(stm, expectedSize);
+        this(stm, expectedSize, false);
+    }
+
+    private TxHashMap(Stm stm, int expectedSize, boolean insertOnly) {
+        super(stm, expectedSize, insertOnly);
         this.index = new ObjectNodeIndex<>(expectedSize);
+    }
+
+    /**
+     * Creates an insert-only map in {@code stm}: a key, once its insert has committed, is mapped to
+     * that value for ever, as {@link TxLongHashMap#insertOnly}: {@code put} of a present key,
+     * {@link #remove}, {@link #update} and {@link #merge} throw
+     * {@link UnsupportedOperationException} and change nothing, and under a protocol that
+     * serializes at a commit point a lookup of a present key takes no access-set entry.
+     *
+     * @param expectedSize the number of keys expected; sizes the index and the absence stripes
+     */
+    public static <K, V> TxHashMap<K, V> insertOnly(Stm stm, int expectedSize) {
+        return new TxHashMap<>(stm, expectedSize, true);
+    }
+
+    /** @return whether this map is {@linkplain #insertOnly insert-only} */
+    public boolean isInsertOnly() {
+        return insertOnly;
     }
 
     /** @return the value for {@code key} as of this transaction, or null if absent */
     @SuppressWarnings("unchecked")
     public V get(Txn txn, K key) {
         Objects.requireNonNull(key, "key");
-        return (V) valueAt(locate(TxnContext.of(txn, stm), key, ObjectNodeIndex.hash(key)));
+        TxnContext ctx = TxnContext.of(txn, stm);
+        long h = ObjectNodeIndex.hash(key);
+        if (insertOnly && !ctx.hasInserts(insertMark)) {
+            Object v = unchangingValue(ctx, index.get(key, h));
+            if (v != null) {
+                return (V) v;
+            }
+        }
+        return (V) valueAt(locate(ctx, key, h));
     }
 
     /** @return whether {@code key} is present as of this transaction */
     public boolean containsKey(Txn txn, K key) {
-        Objects.requireNonNull(key, "key");
-        return valueAt(locate(TxnContext.of(txn, stm), key, ObjectNodeIndex.hash(key))) != null;
+        return get(txn, key) != null;
     }
 
-    /** Maps {@code key} to {@code value}; returns the previous value or null. */
+    /**
+     * Maps {@code key} to {@code value}; returns the previous value or null. In an
+     * {@linkplain #insertOnly insert-only} map, throws {@link UnsupportedOperationException} if the
+     * key is present.
+     */
     public V put(Txn txn, K key, V value) {
         return store(txn, key, value, false);
     }
@@ -115,6 +148,9 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
     @SuppressWarnings("unchecked")
     public V remove(Txn txn, K key) {
         Objects.requireNonNull(key, "key");
+        if (insertOnly) {
+            throw refused("remove");
+        }
         TxnContext ctx = TxnContext.of(txn, stm);
         long h = ObjectNodeIndex.hash(key);
         Entry e = locate(ctx, key, h);
@@ -139,6 +175,9 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
     public boolean update(Txn txn, K key, ValueUpdater<V> updater) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(updater, "updater");
+        if (insertOnly) {
+            throw refused("update");
+        }
         TxnContext ctx = TxnContext.of(txn, stm);
         return updateAt(ctx, locateForUpdate(ctx, key, ObjectNodeIndex.hash(key)), key, updater);
     }
@@ -151,6 +190,9 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         Objects.requireNonNull(updater, "updater");
+        if (insertOnly) {
+            throw refused("merge");
+        }
         TxnContext ctx = TxnContext.of(txn, stm);
         long h = ObjectNodeIndex.hash(key);
         if (!mergeAt(ctx, locateForUpdate(ctx, key, h), key, value, updater)) {
@@ -239,10 +281,22 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
         Objects.requireNonNull(value, "value");
         TxnContext ctx = TxnContext.of(txn, stm);
         long h = ObjectNodeIndex.hash(key);
+        if (insertOnly && !ctx.hasInserts(insertMark)) {
+            Object v = unchangingValue(ctx, index.get(key, h));
+            if (v != null) {
+                if (onlyIfAbsent) {
+                    return (V) v;
+                }
+                throw presentKey(key);
+            }
+        }
         Entry e = locate(ctx, key, h);
         if (e == null) {
             insert(ctx, key, h, value);
             return null;
+        }
+        if (insertOnly && !onlyIfAbsent && valueOf(e) != null) {
+            throw presentKey(key);
         }
         if (ctx.hasInserts(absenceMark) && (!onlyIfAbsent || valueOf(e) == null)) {
             checkObservedAbsence(ctx, e, stripeFor(h));
@@ -430,7 +484,10 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
             return get(key) != null;
         }
 
-        /** Maps {@code key} to {@code value}; returns the previous value or null. */
+        /**
+         * Maps {@code key} to {@code value}; returns the previous value or null. In an insert-only
+         * map, throws {@link UnsupportedOperationException} if the key is present.
+         */
         @SuppressWarnings("unchecked")
         public V put(K key, V value) {
             Objects.requireNonNull(key, "key");
@@ -441,6 +498,12 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
             for (;;) {
                 Node<K> n = map.index.get(key, h);
                 if (n != null) {
+                    if (map.insertOnly) {
+                        Object current = cc.loadRef(n);
+                        if (current != REMOVED && presentOrNull(current) != null) {
+                            throw presentKey(key);
+                        }
+                    }
                     Object old = replaceNonTx(cc, n, value);
                     if (old != RETRY) {
                         return (V) old;
@@ -455,6 +518,9 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
         @SuppressWarnings("unchecked")
         public V remove(K key) {
             Objects.requireNonNull(key, "key");
+            if (map.insertOnly) {
+                throw refused("remove");
+            }
             NonTx.checkOutside(map.stm);
             ConcurrencyControl cc = map.stm.concurrencyControl();
             long h = ObjectNodeIndex.hash(key);

@@ -37,6 +37,14 @@ import java.util.Objects;
  * Removing a key does not bump its stripe: nobody who observed the stripe saw that key present.
  *
  * Entries carry no key object (Entry.key is null): boxing it would allocate on every write.
+ *
+ * Insert-only maps. If no key is ever replaced or deleted, a linked node's value never changes
+ * after the commit that linked it, and a commit-point protocol (OCC) need not validate a read of it:
+ * the insert was published before the read, so before the reader's serialization point, and no
+ * later commit can invalidate it. Lookups of present keys then ask the protocol for the value with
+ * no entry (ConcurrencyControl.readUnchangingRef), which on TPC-C's and YCSB's tables halves the
+ * access set and skips a validation per row (docs/benchmarks/2026-12-insert-only.md). Absent keys
+ * keep the stripe protocol above, and the transaction's own inserts its entries.
  */
 
 /**
@@ -52,6 +60,12 @@ import java.util.Objects;
  * <p>Two transactions that insert different keys hashing to the same absence stripe conflict, as do
  * a lookup of an absent key and an insert into its stripe; size the stripes with the expected number
  * of keys to keep that rare.
+ *
+ * <p>An {@linkplain #insertOnly insert-only} map is a table's index: a key, once inserted, keeps its
+ * value for ever (the value is typically a record or another transactional object, changed in
+ * place). Under a protocol that serializes at a commit point (OCC, the global lock) a lookup of a
+ * present key then costs no access-set entry and no validation at commit; absent keys are
+ * versioned as above.
  *
  * @param <V> value type
  */
@@ -84,22 +98,59 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
      * @param expectedSize the number of keys expected; sizes the index and the absence stripes
      */
     public TxLongHashMap(Stm stm, int expectedSize) {
-        super(stm, expectedSize);
+        this(stm, expectedSize, false);
+    }
+
+    private TxLongHashMap(Stm stm, int expectedSize, boolean insertOnly) {
+        super(stm, expectedSize, insertOnly);
         this.index = new LongNodeIndex(expectedSize);
+    }
+
+    /**
+     * Creates an insert-only map in {@code stm}: a key, once its insert has committed, is mapped to
+     * that value for ever. {@link #get}, {@link #containsKey} and {@link #putIfAbsent} work as in
+     * any map, and {@link #put} inserts an absent key; {@code put} of a present key,
+     * {@link #remove}, {@link #update} and {@link #merge} throw {@link UnsupportedOperationException}
+     * and change nothing (so do the {@link #single()} view's). In exchange, under a protocol that
+     * serializes at a commit point ({@code occ}, {@code global-lock}) a lookup of a present key
+     * takes no access-set entry and is not validated at commit: nothing can invalidate it. Other
+     * protocols read it as in any map. Absent keys are versioned as in any map, so inserts stay
+     * serializable with lookups.
+     *
+     * @param expectedSize the number of keys expected; sizes the index and the absence stripes
+     */
+    public static <V> TxLongHashMap<V> insertOnly(Stm stm, int expectedSize) {
+        return new TxLongHashMap<>(stm, expectedSize, true);
+    }
+
+    /** @return whether this map is {@linkplain #insertOnly insert-only} */
+    public boolean isInsertOnly() {
+        return insertOnly;
     }
 
     /** @return the value for {@code key} as of this transaction, or null if absent */
     @SuppressWarnings("unchecked")
     public V get(Txn txn, long key) {
-        return (V) valueAt(locate(TxnContext.of(txn, stm), key));
+        TxnContext ctx = TxnContext.of(txn, stm);
+        if (insertOnly && !ctx.hasInserts(insertMark)) {
+            Object v = unchangingValue(ctx, index.get(key));
+            if (v != null) {
+                return (V) v;
+            }
+        }
+        return (V) valueAt(locate(ctx, key));
     }
 
     /** @return whether {@code key} is present as of this transaction */
     public boolean containsKey(Txn txn, long key) {
-        return valueAt(locate(TxnContext.of(txn, stm), key)) != null;
+        return get(txn, key) != null;
     }
 
-    /** Maps {@code key} to {@code value}; returns the previous value or null. */
+    /**
+     * Maps {@code key} to {@code value}; returns the previous value or null. In an
+     * {@linkplain #insertOnly insert-only} map, throws {@link UnsupportedOperationException} if the
+     * key is present.
+     */
     public V put(Txn txn, long key, V value) {
         return store(txn, key, value, false);
     }
@@ -112,6 +163,9 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
     /** Removes {@code key}; returns the removed value or null if it was absent. */
     @SuppressWarnings("unchecked")
     public V remove(Txn txn, long key) {
+        if (insertOnly) {
+            throw refused("remove");
+        }
         TxnContext ctx = TxnContext.of(txn, stm);
         Entry e = locate(ctx, key);
         if (e != null && ctx.hasInserts(absenceMark)) {
@@ -134,6 +188,9 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
      */
     public boolean update(Txn txn, long key, ValueUpdater<V> updater) {
         Objects.requireNonNull(updater, "updater");
+        if (insertOnly) {
+            throw refused("update");
+        }
         TxnContext ctx = TxnContext.of(txn, stm);
         return updateAt(ctx, locateForUpdate(ctx, key), null, updater);
     }
@@ -145,6 +202,9 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
     public void merge(Txn txn, long key, V value, ValueUpdater<V> updater) {
         Objects.requireNonNull(value, "value");
         Objects.requireNonNull(updater, "updater");
+        if (insertOnly) {
+            throw refused("merge");
+        }
         TxnContext ctx = TxnContext.of(txn, stm);
         if (!mergeAt(ctx, locateForUpdate(ctx, key), null, value, updater)) {
             insert(ctx, key, value);
@@ -228,10 +288,22 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
     private V store(Txn txn, long key, V value, boolean onlyIfAbsent) {
         Objects.requireNonNull(value, "value");
         TxnContext ctx = TxnContext.of(txn, stm);
+        if (insertOnly && !ctx.hasInserts(insertMark)) {
+            Object v = unchangingValue(ctx, index.get(key));
+            if (v != null) {
+                if (onlyIfAbsent) {
+                    return (V) v;
+                }
+                throw presentKey(key);
+            }
+        }
         Entry e = locate(ctx, key);
         if (e == null) {
             insert(ctx, key, value);
             return null;
+        }
+        if (insertOnly && !onlyIfAbsent && valueOf(e) != null) {
+            throw presentKey(key);
         }
         if (ctx.hasInserts(absenceMark) && (!onlyIfAbsent || valueOf(e) == null)) {
             checkObservedAbsence(ctx, e, stripeFor(key));
@@ -400,7 +472,10 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
             return get(key) != null;
         }
 
-        /** Maps {@code key} to {@code value}; returns the previous value or null. */
+        /**
+         * Maps {@code key} to {@code value}; returns the previous value or null. In an insert-only
+         * map, throws {@link UnsupportedOperationException} if the key is present.
+         */
         @SuppressWarnings("unchecked")
         public V put(long key, V value) {
             Objects.requireNonNull(value, "value");
@@ -409,6 +484,12 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
             for (;;) {
                 Node n = map.index.get(key);
                 if (n != null) {
+                    if (map.insertOnly) {
+                        Object current = cc.loadRef(n);
+                        if (current != REMOVED && presentOrNull(current) != null) {
+                            throw presentKey(key);
+                        }
+                    }
                     Object old = replaceNonTx(cc, n, value);
                     if (old != RETRY) {
                         return (V) old;
@@ -422,6 +503,9 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
         /** Removes {@code key}; returns the removed value or null. */
         @SuppressWarnings("unchecked")
         public V remove(long key) {
+            if (map.insertOnly) {
+                throw refused("remove");
+            }
             NonTx.checkOutside(map.stm);
             ConcurrencyControl cc = map.stm.concurrencyControl();
             for (;;) {

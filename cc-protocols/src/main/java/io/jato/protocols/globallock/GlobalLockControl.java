@@ -50,6 +50,12 @@ public final class GlobalLockControl extends ConcurrencyControl {
         return item.valueAcquire();
     }
 
+    /** Transactions run one at a time, so a value nobody can change again needs no version. */
+    @Override
+    public Object readUnchangingRef(TxnContext txn, RefItem item) {
+        return item.valueAcquire();
+    }
+
     @Override
     public long readLong(TxnContext txn, LongItem item, Entry e) {
         e.setObserved(Items.wordAcquire(item));

@@ -99,6 +99,11 @@ public abstract class ForwardingControl extends ConcurrencyControl {
     }
 
     @Override
+    public Object readUnchangingRef(TxnContext txn, RefItem item) {
+        return inner.readUnchangingRef(txn, item);
+    }
+
+    @Override
     public Object readRefAtSnapshot(TxnContext txn, RefItem item) {
         return inner.readRefAtSnapshot(txn, item);
     }

@@ -175,6 +175,26 @@ public abstract class ConcurrencyControl {
     /** Reads a long item consistently with its version and records the observation in {@code e}. */
     public abstract long readLong(TxnContext txn, LongItem item, Entry e);
 
+    /**
+     * Reads, with no entry, the committed value of a reference item that no transaction will ever
+     * overwrite, delete or retire once it is committed: a key of an insert-only map
+     * ({@code TxLongHashMap.insertOnly}, docs/protocol-spi.md "Unchanging items"). A protocol that
+     * serializes every transaction at a commit point in real time (OCC, a global lock) may answer
+     * with the value: the key was published before this read, so before the reader's
+     * serialization point, and no later commit can invalidate the read, so there is nothing to
+     * validate. A protocol that orders transactions by timestamps must not (TicToc, MVCC, MaaT):
+     * the read is a dependency its timestamps have to respect, or a transaction could commit below
+     * the insert it saw. The core has already ruled out snapshot reads and re-checks an opaque
+     * store after a non-null answer.
+     *
+     * @return the committed value, or null to have the caller read the item as usual, with an
+     *         entry: the default, and the answer while the item is locked (its insert is still
+     *         being installed and could fail) or retired
+     */
+    public Object readUnchangingRef(TxnContext txn, RefItem item) {
+        return null;
+    }
+
     /** Records the item's version in {@code e} without a value (absence and structure versions). */
     public abstract void observe(TxnContext txn, TxItem item, Entry e);
 

@@ -210,6 +210,21 @@ final class MixedControl extends ConcurrencyControl {
     }
 
     /**
+     * Asks the item's protocol; a value answered without an entry still counts as touching that
+     * protocol. A transaction whose only read of a commit-point protocol is such a read must be a
+     * spanning one when it also touches a timestamp-ordered protocol: the clock then orders it
+     * after the insert it saw (docs/mixed-protocols.md, "The argument").
+     */
+    @Override
+    public Object readUnchangingRef(TxnContext txn, RefItem item) {
+        Object v = of(item).readUnchangingRef(txn, item);
+        if (v != null) {
+            state(txn).touched |= 1 << item.domain();
+        }
+        return v;
+    }
+
+    /**
      * Dispatched to the item's protocol like any read, for completeness: no protocol of Jato serves
      * snapshot reads in a store of several protocols (a read-only transaction may span them).
      */

@@ -471,6 +471,26 @@ public final class TxnContext extends UserTxn {
         return readRef(item, e);
     }
 
+    /**
+     * Reads, with no entry, a reference cell whose committed value no transaction will ever change
+     * (an insert-only map's linked key; {@link ConcurrencyControl#readUnchangingRef}), if the
+     * protocol allows it; the caller must have ruled out a pending write of its own to the item.
+     *
+     * @return the committed value, or null: then read the item as usual ({@link #readRef(RefItem)})
+     */
+    public Object readUnchangingRef(RefItem item) {
+        if (snapshotCells) {
+            // A snapshot reads every cell at its own timestamp.
+            return null;
+        }
+        Object v = cc.readUnchangingRef(this, item);
+        if (v != null && opaque) {
+            // The value may come from a commit newer than this attempt's earlier reads.
+            opaqueCheck();
+        }
+        return v;
+    }
+
     /** Performs the protocol read of {@code item} into {@code e} (which must not be READ yet). */
     public Object readRef(RefItem item, Entry e) {
         Object v = cc.readRef(this, item, e);

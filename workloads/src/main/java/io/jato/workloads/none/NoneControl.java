@@ -43,6 +43,12 @@ final class NoneControl extends ConcurrencyControl {
         return item.valueAcquire();
     }
 
+    /** No concurrency control: the same read as {@link #readRef}, without the entry. */
+    @Override
+    public Object readUnchangingRef(TxnContext txn, RefItem item) {
+        return item.valueAcquire();
+    }
+
     @Override
     public long readLong(TxnContext txn, LongItem item, Entry e) {
         return item.valueAcquire();

@@ -154,13 +154,15 @@ public final class TpccDatabase {
         this.loadConstants = TpccRandom.Constants.forLoad(constants);
         this.runConstants = TpccRandom.Constants.forRun(loadConstants, constants);
         int districts = warehouses * DISTRICTS_PER_WAREHOUSE;
-        warehouse = new TxLongHashMap<>(warehouseStm, warehouses);
-        district = new TxLongHashMap<>(districtStm, districts);
-        customer = new TxLongHashMap<>(customerStm, districts * CUSTOMERS_PER_DISTRICT);
-        history = new TxLongHashMap<>(historyStm, districts * CUSTOMERS_PER_DISTRICT);
-        item = new TxLongHashMap<>(itemStm, ITEMS);
-        stock = new TxLongHashMap<>(stockStm, warehouses * ITEMS);
-        customersByLastName = new TxLongHashMap<>(customerStm, districts * 1000);
+        // The hash-indexed tables are insert-only: rows are records changed in place, never
+        // replaced or deleted (HISTORY only grows), so under OCC a lookup costs no entry.
+        warehouse = TxLongHashMap.insertOnly(warehouseStm, warehouses);
+        district = TxLongHashMap.insertOnly(districtStm, districts);
+        customer = TxLongHashMap.insertOnly(customerStm, districts * CUSTOMERS_PER_DISTRICT);
+        history = TxLongHashMap.insertOnly(historyStm, districts * CUSTOMERS_PER_DISTRICT);
+        item = TxLongHashMap.insertOnly(itemStm, ITEMS);
+        stock = TxLongHashMap.insertOnly(stockStm, warehouses * ITEMS);
+        customersByLastName = TxLongHashMap.insertOnly(customerStm, districts * 1000);
         newOrder = TxLongSortedMap.<Order>builder(newOrderStm).prefixLayout(TpccKeys.ORDER_SUFFIX_BITS).build();
         order = TxLongSortedMap.<Order>builder(orderStm).prefixLayout(TpccKeys.ORDER_SUFFIX_BITS).build();
         orderByCustomer = TxLongSortedMap.<Order>builder(orderStm).prefixLayout(TpccKeys.BY_CUSTOMER_SUFFIX_BITS)

@@ -98,6 +98,17 @@ public final class OccControl extends ConcurrencyControl {
         }
     }
 
+    /**
+     * Silo's serialization point is a commit point in real time, so a value nobody can change
+     * again needs no validation (see the super method). Locked: an insert is being installed and
+     * may still fail; retired: unlinked. Both are read as usual, which waits or aborts.
+     */
+    @Override
+    public Object readUnchangingRef(TxnContext txn, RefItem item) {
+        long w = Items.wordAcquire(item);
+        return (w & (LOCKED | RETIRED)) == 0 ? item.valueAcquire() : null;
+    }
+
     /** Every read is validated against the word it observed, at one point after locking. */
     @Override
     public boolean validatesEveryRead() {
