@@ -37,7 +37,8 @@ import static io.jato.protocols.tictoc.TicTocWord.wts;
  *              read-and-written items' rts + 1) is compared with each read's rts; a read that needs
  *              extending and whose item is locked by another transaction or has changed aborts now.
  *  2. ts     — commit_ts = max(rts + 1 over written items, read after their locks; wts over read
- *              items; the store's floor, below).
+ *              items, including those read with no entry because nobody will replace them, an
+ *              insert-only map's keys; the store's floor, below).
  *  3. validate — a read with observed rts >= commit_ts is valid as is. Otherwise the item's wts
  *              must be unchanged and the item unlocked, and rts is extended to commit_ts by CAS,
  *              then the word re-read (the Dekker pair with a writer's lock-then-read-rts). With
@@ -147,6 +148,7 @@ public final class TicTocControl extends ConcurrencyControl {
         TicTocTxnState s = (TicTocTxnState) txn.ccState(stateSlot);
         s.prechecked = false;
         s.commitRts = 0;
+        s.unchangingWts = 0;
     }
 
     // ------------------------------------------------------------------ execution-time reads
@@ -174,6 +176,23 @@ public final class TicTocControl extends ConcurrencyControl {
             }
             LockBitWords.pause(spins);
         }
+    }
+
+    /**
+     * A version nobody will replace is valid from its wts for ever: the read needs no entry, no
+     * validation and no rts extension, only a commit timestamp at or above that wts (the
+     * write-read edge from the insert). Kept in the attempt's state for commitTimestamp.
+     */
+    @Override
+    public Object readUnchangingRef(TxnContext txn, RefItem item) {
+        long w = Items.wordVolatile(item);
+        if ((w & (LOCKED | RETIRED)) != 0) {
+            return null;
+        }
+        Object v = item.valueAcquire();
+        TicTocTxnState s = (TicTocTxnState) txn.ccState(stateSlot);
+        s.unchangingWts = Math.max(s.unchangingWts, wts(w));
+        return v;
     }
 
     @Override
@@ -325,6 +344,8 @@ public final class TicTocControl extends ConcurrencyControl {
                 reads = Math.max(reads, e.observed());
             }
         }
+        // Entry-free reads of unchanging items (insert-only maps' keys) count as reads.
+        reads = Math.max(reads, ((TicTocTxnState) txn.ccState(stateSlot)).unchangingWts);
         // The floor orders this transaction after every delete and structure change it may have
         // seen (read-only transactions included: a lookup that found a deleted key absent).
         long floorNow = (long) FLOOR.getVolatile(this);

@@ -8,4 +8,9 @@ final class TicTocTxnState extends ThreadPadding {
     boolean prechecked;
     /** Snapshot isolation: the timestamp every read is validated at. */
     long commitRts;
+    /**
+     * The largest wts of the items this attempt read with no entry (readUnchangingRef): the
+     * commit timestamp must not be below it, and nothing else about such a read needs checking.
+     */
+    long unchangingWts;
 }

@@ -182,10 +182,11 @@ public abstract class ConcurrencyControl {
      * serializes every transaction at a commit point in real time (OCC, a global lock) may answer
      * with the value: the key was published before this read, so before the reader's
      * serialization point, and no later commit can invalidate the read, so there is nothing to
-     * validate. A protocol that orders transactions by timestamps must not (TicToc, MVCC, MaaT):
-     * the read is a dependency its timestamps have to respect, or a transaction could commit below
-     * the insert it saw. The core has already ruled out snapshot reads and re-checks an opaque
-     * store after a non-null answer.
+     * validate. A protocol that orders transactions by timestamps must record the dependency
+     * some other way or keep the default: a transaction could otherwise commit below the insert
+     * it saw (TicToc answers and lifts the attempt's commit timestamp to the item's wts; MVCC and
+     * MaaT keep the default). The core has already ruled out snapshot reads and re-checks an
+     * opaque store after a non-null answer.
      *
      * @return the committed value, or null to have the caller read the item as usual, with an
      *         entry: the default, and the answer while the item is locked (its insert is still
