@@ -1,7 +1,6 @@
 package io.jato.protocols.suite;
 
 import io.jato.collections.TxLong;
-import io.jato.collections.TxLongHashMap;
 import io.jato.collections.TxRef;
 import io.jato.protocols.suite.probe.PastProtocol;
 import io.jato.protocols.suite.probe.ProbeProtocol;
@@ -207,47 +206,6 @@ class MixedProtocolsTest {
             assertEquals("1,1", got, "T1 read y before T2 and x after it; only a retry can be right");
         }
         assertEquals(List.of(), Quiescence.problems(x, y), "quiescent");
-    }
-
-    /**
-     * The same anomaly through a lookup that takes no entry: key 1 of an insert-only map on a
-     * commit-point protocol, y on TicToc. T1 reads y and waits; T2 writes y and inserts the key;
-     * T1 then finds the key. The lookup leaves nothing in T1's access set, yet T1 must count as
-     * touching the map's protocol: otherwise it commits at y's old TicToc timestamp having seen
-     * T2's insert. Fails if MixedControl does not mark the domain of such a read touched.
-     */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("commitPointProtocols")
-    void aReaderSpanningTwoProtocolsThroughAnInsertOnlyLookupSeesAWriterEntirelyOrNotAtAll(String other) {
-        Stm stm = Stm.builder().protocol(other).objectProtocol("tictoc").build();
-        TxLongHashMap<String> keys = TxLongHashMap.insertOnly(stm, 16);
-        TxLong y = new TxLong(stm.withProtocol("tictoc"), 0);
-        ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
-        Interleaving il = new Interleaving();
-        il.thread("T1", () -> seen.add(stm.readOnly(txn -> {
-            long yv = y.get(txn);
-            if (txn.attempt() == 0) {
-                il.signal("T1 read y");
-                il.await("T2 committed");
-            }
-            return keys.containsKey(txn, 1) + "," + yv;
-        })));
-        il.thread("T2", () -> {
-            il.await("T1 read y");
-            stm.run(txn -> {
-                y.set(txn, y.get(txn) + 1);
-                keys.put(txn, 1, "one");
-            });
-            il.signal("T2 committed");
-        });
-        il.run();
-        String got = seen.peek();
-        assertTrue("false,0".equals(got) || "true,1".equals(got),
-                "T1 saw present,y = " + got + ": half of T2 (the key from after it, y from before it)");
-        if (il.followedSchedule() && !"global-lock".equals(other)) {
-            assertEquals("true,1", got, "T1 read y before T2 and the key after it; only a retry can be right");
-        }
-        assertEquals(List.of(), Quiescence.problems(keys, y), "quiescent");
     }
 
     /**
