@@ -143,9 +143,9 @@ abstract class HashMapCore<N extends RefItem> {
     /**
      * For an insert-only map, a lookup of a key this transaction has not inserted itself: the
      * committed value of its linked node {@code n}, read with no entry if the protocol allows it
-     * ({@link TxnContext#readUnchangingRef}). Nobody can replace or delete that value, so under a
-     * protocol that serializes at a commit point there is nothing to validate, and the lookup
-     * costs no access-set entry and no validation at commit.
+     * ({@link TxnContext#readUnchangingRef}). Nobody can replace or delete that value, so a
+     * protocol that allows it (see {@link ConcurrencyControl#readUnchangingRef}) has nothing to
+     * validate, and the lookup costs no access-set entry and no validation at commit.
      *
      * @return the value, or null if {@code n} is null or the caller must locate the key as usual
      */

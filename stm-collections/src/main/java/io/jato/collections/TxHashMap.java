@@ -96,8 +96,8 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
      * Creates an insert-only map in {@code stm}: a key, once its insert has committed, is mapped to
      * that value for ever, as {@link TxLongHashMap#insertOnly}: {@code put} of a present key,
      * {@link #remove}, {@link #update} and {@link #merge} throw
-     * {@link UnsupportedOperationException} and change nothing, and under a protocol that
-     * serializes at a commit point a lookup of a present key takes no access-set entry.
+     * {@link UnsupportedOperationException} and change nothing, and under {@code occ},
+     * {@code global-lock} and {@code tictoc} a lookup of a present key takes no access-set entry.
      *
      * @param expectedSize the number of keys expected; sizes the index and the absence stripes
      */
