@@ -97,7 +97,8 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
      * that value for ever, as {@link TxLongHashMap#insertOnly}: {@code put} of a present key,
      * {@link #remove}, {@link #update} and {@link #merge} throw
      * {@link UnsupportedOperationException} and change nothing, and under {@code occ},
-     * {@code global-lock} and {@code tictoc} a lookup of a present key takes no access-set entry.
+     * {@code global-lock}, {@code tictoc} and (outside snapshots, which take none anyway)
+     * {@code mvcc} a lookup of a present key takes no access-set entry.
      *
      * @param expectedSize the number of keys expected; sizes the index and the absence stripes
      */

@@ -41,8 +41,8 @@ import java.util.Objects;
  * Insert-only maps. If no key is ever replaced or deleted, a linked node's value never changes
  * after the commit that linked it, and a commit-point protocol (OCC) need not validate a read of it:
  * the insert was published before the read, so before the reader's serialization point, and no
- * later commit can invalidate it (TicToc only needs its commit timestamp at or above the node's
- * wts). Lookups of present keys then ask the protocol for the value with no entry
+ * later commit can invalidate it (TicToc and MVCC only need the commit timestamp at or above the
+ * node's wts). Lookups of present keys then ask the protocol for the value with no entry
  * (ConcurrencyControl.readUnchangingRef), which on TPC-C's and YCSB's tables halves the access set
  * and skips a validation per row (docs/benchmarks/2026-12-insert-only.md). Absent keys keep the
  * stripe protocol above, and the transaction's own inserts their entries.
@@ -64,8 +64,9 @@ import java.util.Objects;
  *
  * <p>An {@linkplain #insertOnly insert-only} map is a table's index: a key, once inserted, keeps its
  * value for ever (the value is typically a record or another transactional object, changed in
- * place). Under {@code occ}, {@code global-lock} and {@code tictoc} a lookup of a present key then
- * costs no access-set entry and no validation at commit; absent keys are versioned as above.
+ * place). Under {@code occ}, {@code global-lock}, {@code tictoc} and {@code mvcc} a lookup of a
+ * present key then costs no access-set entry and no validation at commit; absent keys are
+ * versioned as above.
  *
  * @param <V> value type
  */
@@ -112,10 +113,10 @@ public final class TxLongHashMap<V> extends HashMapCore<Node> {
      * any map, and {@link #put} inserts an absent key; {@code put} of a present key,
      * {@link #remove}, {@link #update} and {@link #merge} throw {@link UnsupportedOperationException}
      * and change nothing (so do the {@link #single()} view's). In exchange, under {@code occ} and
-     * {@code global-lock} (which serialize at a commit point) and {@code tictoc} (which only keeps
-     * its commit timestamp at or above the insert's) a lookup of a present key takes no access-set
-     * entry and is not validated at commit: nothing can invalidate it. Other protocols read it as
-     * in any map. Absent keys are versioned as in any map, so inserts stay
+     * {@code global-lock} (which serialize at a commit point), {@code tictoc} and {@code mvcc}
+     * (which only keep the commit timestamp at or above the insert's) a lookup of a present key
+     * takes no access-set entry and is not validated at commit: nothing can invalidate it. Other
+     * protocols read it as in any map. Absent keys are versioned as in any map, so inserts stay
      * serializable with lookups.
      *
      * @param expectedSize the number of keys expected; sizes the index and the absence stripes

@@ -166,6 +166,7 @@ public final class MvccControl extends ConcurrencyControl {
         }
         s.seen = 0;
         s.commitTs = 0;
+        s.unchangingWts = 0;
         s.operationDeltas = false;
         if (txn.isPooled()) {
             // A virtual thread's previous transaction may have committed in another context.
@@ -196,6 +197,33 @@ public final class MvccControl extends ConcurrencyControl {
     @Override
     public long readLong(TxnContext txn, LongItem item, Entry e) {
         return reads.longAt(txn, state(txn), item, e);
+    }
+
+    /**
+     * A tracked attempt's read of an item nobody will give a newer version (an insert-only map's
+     * key): if the version in place is visible at the read timestamp it stays the visible one at
+     * every later timestamp, so the read needs no entry, no validation and no rts extension; a
+     * write-free commit only keeps its timestamp at or above the version's wts. A version above
+     * the read timestamp (an insert after this attempt began), a lock or a retired item: read as
+     * usual. Snapshots read their cells without entries already.
+     */
+    @Override
+    public Object readUnchangingRef(TxnContext txn, RefItem item) {
+        MvccTxnState s = state(txn);
+        if (s.snapshotMode) {
+            return null;
+        }
+        long w = Items.wordVolatile(item);
+        if ((w & (LOCKED | RETIRED)) != 0 || wts(w) > s.readTs) {
+            return null;
+        }
+        Object v = item.valueAcquire();
+        if (Items.wordVolatile(item) != w) {
+            // An insert into a placeholder the node held (its value changes once, under the lock).
+            return null;
+        }
+        s.unchangingWts = Math.max(s.unchangingWts, wts(w));
+        return v;
     }
 
     /** A snapshot's cell read, with no entry: the version at the snapshot ({@link TxnContext#readCellsAtSnapshot}). */
@@ -314,7 +342,7 @@ public final class MvccControl extends ConcurrencyControl {
                 writes++;
             }
         }
-        long read = 0;
+        long read = s.unchangingWts;
         for (int k = 0, n = txn.readCount(); k < n; k++) {
             Entry e = txn.readAt(k);
             if (context.owns(e) && !e.has(Entry.WRITE)) {

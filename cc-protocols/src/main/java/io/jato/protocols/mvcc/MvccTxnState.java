@@ -53,6 +53,12 @@ final class MvccTxnState extends ThreadPadding {
     boolean operationDeltas;
     /** The largest write timestamp this attempt saw newer than {@link #readTs} (to move the clock on abort). */
     long seen;
+    /**
+     * The largest wts of the versions this tracked attempt read with no entry (readUnchangingRef),
+     * each at or below {@link #readTs}: a write-free commit, which commits at the versions it
+     * read, must not go below it.
+     */
+    long unchangingWts;
     /** This attempt's commit timestamp, once {@code prepare} fixed it. */
     long commitTs;
     /** Scratch of a read in place: the value loaded between the two word loads (cleared once returned). */

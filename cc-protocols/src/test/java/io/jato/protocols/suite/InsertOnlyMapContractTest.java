@@ -4,6 +4,7 @@ import io.jato.collections.TxHashMap;
 import io.jato.collections.TxLong;
 import io.jato.collections.TxLongHashMap;
 import io.jato.stm.Stm;
+import io.jato.stm.TxnFunction;
 import io.jato.stm.spi.TxnContext;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -158,19 +159,34 @@ class InsertOnlyMapContractTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource(PROTOCOLS)
     void aReaderSeesAnInsertAndAWriteBesideItEntirelyOrNotAtAll(String protocol) {
+        readerBesideAnInsert(protocol, true);
+    }
+
+    /**
+     * The same with a reader that is not declared read-only: a tracked attempt (under MVCC one
+     * that commits at the versions it read, since it writes nothing, and must count the key's).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource(PROTOCOLS)
+    void aTrackedReaderSeesAnInsertAndAWriteBesideItEntirelyOrNotAtAll(String protocol) {
+        readerBesideAnInsert(protocol, false);
+    }
+
+    private static void readerBesideAnInsert(String protocol, boolean declaredReadOnly) {
         Stm stm = Protocols.store(protocol);
         TxLong x = new TxLong(stm, 0);
         TxLongHashMap<String> keys = TxLongHashMap.insertOnly(stm, 16);
         ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
         Interleaving il = new Interleaving();
-        il.thread("T1", () -> seen.add(stm.readOnly(txn -> {
+        TxnFunction<String> body = txn -> {
             long xv = x.get(txn);
             if (txn.attempt() == 0) {
                 il.signal("T1 read x");
                 il.await("T2 committed");
             }
             return keys.containsKey(txn, 1) + "," + xv;
-        })));
+        };
+        il.thread("T1", () -> seen.add(declaredReadOnly ? stm.readOnly(body) : stm.atomic(body)));
         il.thread("T2", () -> {
             il.await("T1 read x");
             stm.run(txn -> {
@@ -188,13 +204,13 @@ class InsertOnlyMapContractTest {
 
     /**
      * The point of the mode: under a protocol whose transactions serialize at a commit point, and
-     * under TicToc (which only lifts its commit timestamp to the key's wts), a lookup of a present
+     * under TicToc and MVCC (which only keep the commit timestamp at or above the key's wts), a lookup of a present
      * key adds nothing to the read set (so nothing to validate at commit), while a lookup in an
      * ordinary map, and of an absent key, does. Fails if the lookup takes the tracked path.
      */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"occ", "global-lock", "tictoc", "tictoc-si", "tictoc-rr"})
-    void aPresentKeyCostsNoReadEntryUnderOccGlobalLockAndTicToc(String protocol) {
+    @ValueSource(strings = {"occ", "global-lock", "tictoc", "tictoc-si", "tictoc-rr", "mvcc"})
+    void aPresentKeyCostsNoReadEntryUnderOccGlobalLockTicTocAndMvcc(String protocol) {
         Stm stm = Protocols.store(protocol);
         TxLongHashMap<String> insertOnly = TxLongHashMap.insertOnly(stm, 16);
         TxLongHashMap<String> ordinary = new TxLongHashMap<>(stm, 16);
