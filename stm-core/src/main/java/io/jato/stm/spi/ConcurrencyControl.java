@@ -184,8 +184,8 @@ public abstract class ConcurrencyControl {
      * serialization point, and no later commit can invalidate the read, so there is nothing to
      * validate. A protocol that orders transactions by timestamps must record the dependency
      * some other way or keep the default: a transaction could otherwise commit below the insert
-     * it saw (TicToc answers and lifts the attempt's commit timestamp to the item's wts; MVCC and
-     * MaaT keep the default). The core has already ruled out snapshot reads and re-checks an
+     * it saw (TicToc and MVCC answer and keep the attempt's commit timestamp at or above the item's
+     * wts; MaaT keeps the default). The core has already ruled out snapshot reads and re-checks an
      * opaque store after a non-null answer.
      *
      * @return the committed value, or null to have the caller read the item as usual, with an
