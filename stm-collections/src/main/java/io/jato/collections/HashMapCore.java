@@ -157,6 +157,16 @@ abstract class HashMapCore<N extends RefItem> {
         return v == REMOVED || v == ConcurrencyControl.NO_VERSION ? null : v;
     }
 
+    /**
+     * For an insert-only map's non-transactional {@code put}: whether linked node {@code n} holds
+     * a value (a kept delete or a multi-version placeholder does not, and may take one; a retired
+     * node is being unlinked and is looked up again).
+     */
+    static boolean presentNonTx(ConcurrencyControl cc, RefItem n) {
+        Object current = cc.loadRef(n);
+        return current != REMOVED && presentOrNull(current) != null;
+    }
+
     /** The exception for an operation an insert-only map refuses; nothing has changed. */
     static UnsupportedOperationException refused(String operation) {
         return new UnsupportedOperationException("insert-only map: " + operation

@@ -118,10 +118,9 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
         TxnContext ctx = TxnContext.of(txn, stm);
         long h = ObjectNodeIndex.hash(key);
         if (insertOnly && !ctx.hasInserts(insertMark)) {
-            Object v = unchangingValue(ctx, index.get(key, h));
-            if (v != null) {
-                return (V) v;
-            }
+            Node<K> n = index.get(key, h);
+            Object v = unchangingValue(ctx, n);
+            return (V) (v != null ? v : valueAt(locateFrom(ctx, key, h, n)));
         }
         return (V) valueAt(locate(ctx, key, h));
     }
@@ -282,16 +281,20 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
         Objects.requireNonNull(value, "value");
         TxnContext ctx = TxnContext.of(txn, stm);
         long h = ObjectNodeIndex.hash(key);
+        Entry e;
         if (insertOnly && !ctx.hasInserts(insertMark)) {
-            Object v = unchangingValue(ctx, index.get(key, h));
+            Node<K> n = index.get(key, h);
+            Object v = unchangingValue(ctx, n);
             if (v != null) {
                 if (onlyIfAbsent) {
                     return (V) v;
                 }
                 throw presentKey(key);
             }
+            e = locateFrom(ctx, key, h, n);
+        } else {
+            e = locate(ctx, key, h);
         }
-        Entry e = locate(ctx, key, h);
         if (e == null) {
             insert(ctx, key, h, value);
             return null;
@@ -333,16 +336,24 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
      * (the stripe version is then recorded).
      */
     private Entry locate(TxnContext ctx, K key, long h) {
-        for (;;) {
-            if (ctx.hasInserts(insertMark)) {
-                // Our own buffered insert wins over a node another transaction published since
-                // (that commit bumped the stripe we observed, so this attempt will abort anyway).
-                Entry own = ownInsert(ctx, key, h);
-                if (own != null) {
-                    return own;
-                }
+        if (ctx.hasInserts(insertMark)) {
+            // Our own buffered insert wins over a node another transaction published since
+            // (that commit bumped the stripe we observed, so this attempt will abort anyway).
+            Entry own = ownInsert(ctx, key, h);
+            if (own != null) {
+                return own;
             }
-            Node<K> n = index.get(key, h);
+        }
+        return locateFrom(ctx, key, h, index.get(key, h));
+    }
+
+    /**
+     * {@link #locate} once this transaction's own inserts are ruled out, from {@code n}, what a
+     * lookup of {@code key} just found (null: no node linked): the insert-only fast path hands
+     * over its lookup, so a protocol that declines the entry-free read costs no second walk.
+     */
+    private Entry locateFrom(TxnContext ctx, K key, long h, Node<K> n) {
+        for (;;) {
             if (n == null) {
                 ctx.observe(stripeFor(h));
                 n = index.get(key, h);
@@ -356,6 +367,7 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
                 return e;
             }
             // Unlinked by a delete that committed after our index lookup: look again.
+            n = index.get(key, h);
         }
     }
 
@@ -499,11 +511,8 @@ public final class TxHashMap<K, V> extends HashMapCore<Node<K>> {
             for (;;) {
                 Node<K> n = map.index.get(key, h);
                 if (n != null) {
-                    if (map.insertOnly) {
-                        Object current = cc.loadRef(n);
-                        if (current != REMOVED && presentOrNull(current) != null) {
-                            throw presentKey(key);
-                        }
+                    if (map.insertOnly && presentNonTx(cc, n)) {
+                        throw presentKey(key);
                     }
                     Object old = replaceNonTx(cc, n, value);
                     if (old != RETRY) {

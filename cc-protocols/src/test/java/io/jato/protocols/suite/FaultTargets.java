@@ -36,7 +36,7 @@ import java.util.TreeSet;
 final class FaultTargets {
     /** Every target type; {@code "All"} is one of each of the others in a single transaction. */
     static final List<String> TYPES = List.of("TxRef", "TxLong", "TxCounter.add", "TxCounter.update", "TxHashMap",
-            "TxLongHashMap", "TxSortedMap", "TxLongSortedMap", "Record.set", "Record.update", "All");
+            "TxLongHashMap", "TxLongHashMap.insertOnly", "TxSortedMap", "TxLongSortedMap", "Record.set", "Record.update", "All");
 
     /**
      * The prefix of a spanning target type: {@code "Spanning.TxLong"} is a {@code TxLong} target on
@@ -105,6 +105,8 @@ final class FaultTargets {
                 return new HashMapTarget(stm);
             case "TxLongHashMap":
                 return new LongHashMapTarget(stm);
+            case "TxLongHashMap.insertOnly":
+                return new InsertOnlyMapTarget(stm);
             case "TxSortedMap":
                 return new SortedMapTarget(stm);
             case "TxLongSortedMap":
@@ -509,6 +511,65 @@ final class FaultTargets {
         @Override
         void committed(Map<String, Object> into) {
             map.single().forEach((k, v) -> into.put(KEYS.get((int) (k / 1000)), v));
+        }
+
+        @Override
+        public String checkQuiescent() {
+            return map.checkQuiescent();
+        }
+    }
+
+    /**
+     * An insert-only map: a lookup of a present key (with no entry under the protocols that allow
+     * it) and two inserts, by {@code putIfAbsent} so that a run after a half-installed commit
+     * finds the keys present instead of being refused.
+     */
+    private static final class InsertOnlyMapTarget extends Target {
+        private static final long SEED = 0;
+        private static final List<Long> KEYS = List.of(SEED, 1000L, 2000L);
+        private final TxLongHashMap<String> map;
+
+        InsertOnlyMapTarget(Stm stm) {
+            map = TxLongHashMap.insertOnly(stm, 0);
+            map.single().put(SEED, "seed");
+        }
+
+        @Override
+        int ops() {
+            return 2;
+        }
+
+        @Override
+        void op(Txn txn, int i) {
+            if (i == 0) {
+                if (!"seed".equals(map.get(txn, SEED))) {
+                    throw new AssertionError("seed key lost: " + map.get(txn, SEED));
+                }
+                map.putIfAbsent(txn, 1000L, "a");
+            } else {
+                map.putIfAbsent(txn, 2000L, "b");
+            }
+        }
+
+        @Override
+        void read(Txn txn, Map<String, Object> into) {
+            for (long k : KEYS) {
+                String v = map.get(txn, k);
+                if (v != null) {
+                    into.put("k" + k, v);
+                }
+            }
+        }
+
+        @Override
+        void committed(Map<String, Object> into) {
+            map.single().forEach((k, v) -> into.put("k" + k, v));
+        }
+
+        @Override
+        void next(Map<String, Object> state) {
+            state.putIfAbsent("k1000", "a");
+            state.putIfAbsent("k2000", "b");
         }
 
         @Override
