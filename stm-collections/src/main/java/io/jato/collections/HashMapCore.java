@@ -1,5 +1,6 @@
 package io.jato.collections;
 
+import io.jato.collections.internal.InsertOnlyRefusals;
 import io.jato.collections.internal.hash.ChainedIndex;
 import io.jato.collections.internal.hash.NodeBuffer;
 import io.jato.stm.AbortCause;
@@ -169,14 +170,12 @@ abstract class HashMapCore<N extends RefItem> {
 
     /** The exception for an operation an insert-only map refuses; nothing has changed. */
     static UnsupportedOperationException refused(String operation) {
-        return new UnsupportedOperationException("insert-only map: " + operation
-                + " is not supported (a key keeps the value it was inserted with)");
+        return InsertOnlyRefusals.refused(operation);
     }
 
     /** The exception for a {@code put} that would replace a present key's value in an insert-only map. */
     static UnsupportedOperationException presentKey(Object key) {
-        return new UnsupportedOperationException("insert-only map: key " + key
-                + " is present, and put would replace its value (putIfAbsent returns it instead)");
+        return InsertOnlyRefusals.presentKey(key);
     }
 
     /** @return the value an entry of a node decides in this transaction: null if deleted */

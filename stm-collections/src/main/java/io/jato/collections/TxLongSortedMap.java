@@ -31,11 +31,11 @@ public final class TxLongSortedMap<V> extends SortedMapBase {
 
     /** Creates a map in {@code stm} without a prefix layout. */
     public TxLongSortedMap(Stm stm) {
-        this(stm, 0, SortedIndex.DEFAULT_CAPACITY);
+        this(stm, 0, SortedIndex.DEFAULT_CAPACITY, false);
     }
 
-    private TxLongSortedMap(Stm stm, int suffixBits, int nodeCapacity) {
-        super(new Index(Objects.requireNonNull(stm, "stm"), nodeCapacity, suffixBits));
+    private TxLongSortedMap(Stm stm, int suffixBits, int nodeCapacity, boolean insertOnly) {
+        super(new Index(Objects.requireNonNull(stm, "stm"), nodeCapacity, suffixBits, insertOnly));
     }
 
     /** @return a builder for a map in {@code stm} (no layout, default capacity) */
@@ -65,7 +65,11 @@ public final class TxLongSortedMap<V> extends SortedMapBase {
         return index.containsKey(ctx(txn), key, null);
     }
 
-    /** Maps {@code key} to {@code value}; returns the previous value or null. */
+    /**
+     * Maps {@code key} to {@code value}; returns the previous value or null. In an
+     * {@linkplain Builder#insertOnly() insert-only} map, throws {@link UnsupportedOperationException}
+     * if the key is present.
+     */
     @SuppressWarnings("unchecked")
     public V put(Txn txn, long key, V value) {
         return (V) index.put(ctx(txn), key, null, Objects.requireNonNull(value, "value"), false);
@@ -77,7 +81,10 @@ public final class TxLongSortedMap<V> extends SortedMapBase {
         return (V) index.put(ctx(txn), key, null, Objects.requireNonNull(value, "value"), true);
     }
 
-    /** Removes {@code key}; returns the removed value or null if it was absent. */
+    /**
+     * Removes {@code key}; returns the removed value or null if it was absent. In an
+     * {@linkplain Builder#insertOnly() insert-only} map, throws {@link UnsupportedOperationException}.
+     */
     @SuppressWarnings("unchecked")
     public V remove(Txn txn, long key) {
         return (V) index.remove(ctx(txn), key, null);
@@ -135,6 +142,11 @@ public final class TxLongSortedMap<V> extends SortedMapBase {
         }
     }
 
+    /** @return whether this map is {@linkplain Builder#insertOnly() insert-only} */
+    public boolean isInsertOnly() {
+        return index.isInsertOnly();
+    }
+
     /** @return the non-transactional view, for loading and inspection */
     public Single<V> single() {
         return single;
@@ -146,8 +158,8 @@ public final class TxLongSortedMap<V> extends SortedMapBase {
 
     /** The engine, with this API's visitor type. */
     private static final class Index extends LongKeyIndex {
-        Index(Stm stm, int capacity, int suffixBits) {
-            super(stm, capacity, suffixBits);
+        Index(Stm stm, int capacity, int suffixBits, boolean insertOnly) {
+            super(stm, capacity, suffixBits, insertOnly);
         }
 
         @Override
@@ -166,6 +178,7 @@ public final class TxLongSortedMap<V> extends SortedMapBase {
         private final Stm stm;
         private int suffixBits;
         private int nodeCapacity = SortedIndex.DEFAULT_CAPACITY;
+        private boolean insertOnly;
 
         private Builder(Stm stm) {
             this.stm = stm;
@@ -193,9 +206,27 @@ public final class TxLongSortedMap<V> extends SortedMapBase {
             return this;
         }
 
+        /**
+         * Makes the map insert-only, a table's index: a key, once inserted, keeps the value it was
+         * inserted with for ever. {@code put} of a present key and {@code remove} throw
+         * {@link UnsupportedOperationException} and change nothing (transactional and
+         * {@code single()} alike); {@code putIfAbsent} returns the present value. In return a
+         * transaction reads a present key's value - by {@code get}, {@code containsKey},
+         * {@code putIfAbsent}, a scan or a navigation - without an access-set entry for it where
+         * the protocol allows (OCC, TicToc, MVCC, the global lock: see
+         * {@code ConcurrencyControl.readUnchangingRef}): nothing to record and nothing to validate
+         * at commit. Scans still observe the leaves they cover, so inserts into a scanned range
+         * are caught as before. Values may be mutable objects (transactional records): what never
+         * changes is which value a key maps to.
+         */
+        public Builder<V> insertOnly() {
+            this.insertOnly = true;
+            return this;
+        }
+
         /** @return the new, empty map */
         public TxLongSortedMap<V> build() {
-            return new TxLongSortedMap<>(stm, suffixBits, nodeCapacity);
+            return new TxLongSortedMap<>(stm, suffixBits, nodeCapacity, insertOnly);
         }
     }
 

@@ -97,16 +97,17 @@ public final class TxSortedMap<K, V> extends SortedMapBase {
 
     /** Creates a map in {@code stm} ordered by the keys' natural ordering. */
     public TxSortedMap(Stm stm) {
-        this(stm, null, null, SortedIndex.DEFAULT_CAPACITY);
+        this(stm, null, null, SortedIndex.DEFAULT_CAPACITY, false);
     }
 
     /** Creates a map in {@code stm} ordered by {@code comparator}. */
     public TxSortedMap(Stm stm, Comparator<? super K> comparator) {
-        this(stm, Objects.requireNonNull(comparator, "comparator"), null, SortedIndex.DEFAULT_CAPACITY);
+        this(stm, Objects.requireNonNull(comparator, "comparator"), null, SortedIndex.DEFAULT_CAPACITY, false);
     }
 
-    private TxSortedMap(Stm stm, Comparator<? super K> comparator, UnaryOperator<K> prefixStart, int nodeCapacity) {
-        super(new Index(Objects.requireNonNull(stm, "stm"), nodeCapacity, comparator, prefixStart));
+    private TxSortedMap(Stm stm, Comparator<? super K> comparator, UnaryOperator<K> prefixStart, int nodeCapacity,
+                        boolean insertOnly) {
+        super(new Index(Objects.requireNonNull(stm, "stm"), nodeCapacity, comparator, prefixStart, insertOnly));
     }
 
     /** @return a builder for a map in {@code stm} (natural ordering, no layout, default capacity) */
@@ -137,7 +138,11 @@ public final class TxSortedMap<K, V> extends SortedMapBase {
         return index.containsKey(ctx(txn), 0L, Objects.requireNonNull(key, "key"));
     }
 
-    /** Maps {@code key} to {@code value}; returns the previous value or null. */
+    /**
+     * Maps {@code key} to {@code value}; returns the previous value or null. In an
+     * {@linkplain Builder#insertOnly() insert-only} map, throws {@link UnsupportedOperationException}
+     * if the key is present.
+     */
     @SuppressWarnings("unchecked")
     public V put(Txn txn, K key, V value) {
         return (V) index.put(ctx(txn), 0L, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"),
@@ -151,7 +156,10 @@ public final class TxSortedMap<K, V> extends SortedMapBase {
                 true);
     }
 
-    /** Removes {@code key}; returns the removed value or null if it was absent. */
+    /**
+     * Removes {@code key}; returns the removed value or null if it was absent. In an
+     * {@linkplain Builder#insertOnly() insert-only} map, throws {@link UnsupportedOperationException}.
+     */
     @SuppressWarnings("unchecked")
     public V remove(Txn txn, K key) {
         return (V) index.remove(ctx(txn), 0L, Objects.requireNonNull(key, "key"));
@@ -225,6 +233,11 @@ public final class TxSortedMap<K, V> extends SortedMapBase {
                 visitor);
     }
 
+    /** @return whether this map is {@linkplain Builder#insertOnly() insert-only} */
+    public boolean isInsertOnly() {
+        return index.isInsertOnly();
+    }
+
     /** @return the non-transactional view, for loading and inspection */
     public Single<K, V> single() {
         return single;
@@ -237,8 +250,8 @@ public final class TxSortedMap<K, V> extends SortedMapBase {
 
     /** The engine, with this API's visitor type. */
     private static final class Index extends ObjectKeyIndex {
-        Index(Stm stm, int capacity, Comparator<?> comparator, UnaryOperator<?> prefixStart) {
-            super(stm, capacity, comparator, prefixStart);
+        Index(Stm stm, int capacity, Comparator<?> comparator, UnaryOperator<?> prefixStart, boolean insertOnly) {
+            super(stm, capacity, comparator, prefixStart, insertOnly);
         }
 
         @Override
@@ -259,6 +272,7 @@ public final class TxSortedMap<K, V> extends SortedMapBase {
         private Comparator<? super K> comparator;
         private UnaryOperator<K> prefixStart;
         private int nodeCapacity = SortedIndex.DEFAULT_CAPACITY;
+        private boolean insertOnly;
 
         private Builder(Stm stm) {
             this.stm = stm;
@@ -292,9 +306,27 @@ public final class TxSortedMap<K, V> extends SortedMapBase {
             return this;
         }
 
+        /**
+         * Makes the map insert-only, a table's index: a key, once inserted, keeps the value it was
+         * inserted with for ever. {@code put} of a present key and {@code remove} throw
+         * {@link UnsupportedOperationException} and change nothing (transactional and
+         * {@code single()} alike); {@code putIfAbsent} returns the present value. In return a
+         * transaction reads a present key's value - by {@code get}, {@code containsKey},
+         * {@code putIfAbsent}, a scan or a navigation - without an access-set entry for it where
+         * the protocol allows (OCC, TicToc, MVCC, the global lock: see
+         * {@code ConcurrencyControl.readUnchangingRef}): nothing to record and nothing to validate
+         * at commit. Scans still observe the leaves they cover, so inserts into a scanned range
+         * are caught as before. Values may be mutable objects (transactional records): what never
+         * changes is which value a key maps to.
+         */
+        public Builder<K, V> insertOnly() {
+            this.insertOnly = true;
+            return this;
+        }
+
         /** @return the new, empty map */
         public TxSortedMap<K, V> build() {
-            return new TxSortedMap<>(stm, comparator, prefixStart, nodeCapacity);
+            return new TxSortedMap<>(stm, comparator, prefixStart, nodeCapacity, insertOnly);
         }
     }
 

@@ -36,7 +36,8 @@ import java.util.TreeSet;
 final class FaultTargets {
     /** Every target type; {@code "All"} is one of each of the others in a single transaction. */
     static final List<String> TYPES = List.of("TxRef", "TxLong", "TxCounter.add", "TxCounter.update", "TxHashMap",
-            "TxLongHashMap", "TxLongHashMap.insertOnly", "TxSortedMap", "TxLongSortedMap", "Record.set", "Record.update", "All");
+            "TxLongHashMap", "TxLongHashMap.insertOnly", "TxSortedMap", "TxLongSortedMap",
+            "TxLongSortedMap.insertOnly", "Record.set", "Record.update", "All");
 
     /**
      * The prefix of a spanning target type: {@code "Spanning.TxLong"} is a {@code TxLong} target on
@@ -111,6 +112,8 @@ final class FaultTargets {
                 return new SortedMapTarget(stm);
             case "TxLongSortedMap":
                 return new LongSortedMapTarget(stm);
+            case "TxLongSortedMap.insertOnly":
+                return new InsertOnlySortedMapTarget(stm);
             case "Record.set":
                 return new RecordSetTarget(stm);
             case "Record.update":
@@ -733,6 +736,89 @@ final class FaultTargets {
                 into.put(ALL.get((int) (k / 10)), v);
                 return true;
             });
+        }
+
+        @Override
+        public String checkQuiescent() {
+            return map.checkQuiescent();
+        }
+    }
+
+    /**
+     * An insert-only sorted map with small leaves: a scan and a lookup of present keys (with no
+     * entry per key under the protocols that allow it), then inserts that split a leaf at commit,
+     * by {@code putIfAbsent} so that a run after a half-installed commit finds the keys present
+     * instead of being refused.
+     */
+    private static final class InsertOnlySortedMapTarget extends Target {
+        private static final List<Long> INITIAL = List.of(0L, 10L, 20L, 30L, 40L, 50L, 60L, 70L);
+        private final TxLongSortedMap<String> map;
+
+        InsertOnlySortedMapTarget(Stm stm) {
+            map = TxLongSortedMap.<String>builder(stm).nodeCapacity(4).insertOnly().build();
+            for (long k : INITIAL) {
+                map.single().put(k, "v" + k);
+            }
+        }
+
+        @Override
+        int ops() {
+            return 2;
+        }
+
+        @Override
+        void op(Txn txn, int i) {
+            if (i == 0) {
+                StringBuilder seen = new StringBuilder();
+                map.scan(txn, 0, 70, (k, v) -> {
+                    if (k % 10 == 0) {
+                        seen.append(v);
+                    }
+                    return true;
+                });
+                if (!"v0v10v20v30v40v50v60v70".equals(seen.toString()) || !"v30".equals(map.get(txn, 30))) {
+                    throw new AssertionError("initial keys lost: " + seen);
+                }
+                for (long k = 21; k <= 23; k++) {
+                    map.putIfAbsent(txn, k, "v" + k);
+                }
+            } else {
+                map.putIfAbsent(txn, 55, "v55");
+            }
+        }
+
+        @Override
+        void read(Txn txn, Map<String, Object> into) {
+            Map<String, Object> scanned = new TreeMap<>();
+            map.scan(txn, Long.MIN_VALUE, Long.MAX_VALUE, (k, v) -> {
+                scanned.put("k" + k, v);
+                return true;
+            });
+            for (long k = 0; k <= 70; k++) {
+                String v = map.get(txn, k);
+                if (v != null) {
+                    into.put("k" + k, v);
+                }
+            }
+            if (!scanned.equals(into)) {
+                throw new AssertionError("scan " + scanned + " disagrees with lookups " + into);
+            }
+        }
+
+        @Override
+        void committed(Map<String, Object> into) {
+            map.single().forEach((k, v) -> {
+                into.put("k" + k, v);
+                return true;
+            });
+        }
+
+        @Override
+        void next(Map<String, Object> state) {
+            for (long k = 21; k <= 23; k++) {
+                state.putIfAbsent("k" + k, "v" + k);
+            }
+            state.putIfAbsent("k55", "v55");
         }
 
         @Override

@@ -163,12 +163,16 @@ public final class TpccDatabase {
         item = TxLongHashMap.insertOnly(itemStm, ITEMS);
         stock = TxLongHashMap.insertOnly(stockStm, warehouses * ITEMS);
         customersByLastName = TxLongHashMap.insertOnly(customerStm, districts * 1000);
+        // NEW-ORDER loses its rows to delivery; ORDER, its by-customer index and ORDER-LINE only
+        // grow, so they are insert-only too: delivery's and order-status' reads of their present
+        // keys and stock-level's scan of ~200 order lines take entries only for the leaves.
         newOrder = TxLongSortedMap.<Order>builder(newOrderStm).prefixLayout(TpccKeys.ORDER_SUFFIX_BITS).build();
-        order = TxLongSortedMap.<Order>builder(orderStm).prefixLayout(TpccKeys.ORDER_SUFFIX_BITS).build();
+        order = TxLongSortedMap.<Order>builder(orderStm).prefixLayout(TpccKeys.ORDER_SUFFIX_BITS).insertOnly()
+                .build();
         orderByCustomer = TxLongSortedMap.<Order>builder(orderStm).prefixLayout(TpccKeys.BY_CUSTOMER_SUFFIX_BITS)
-                .build();
+                .insertOnly().build();
         orderLine = TxLongSortedMap.<OrderLine>builder(orderLineStm).prefixLayout(TpccKeys.ORDER_LINE_SUFFIX_BITS)
-                .build();
+                .insertOnly().build();
         this.orderIds = new TpccOrderIds(Objects.requireNonNull(orderIds, "orderIds"), warehouses);
     }
 

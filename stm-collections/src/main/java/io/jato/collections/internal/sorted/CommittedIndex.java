@@ -1,5 +1,6 @@
 package io.jato.collections.internal.sorted;
 
+import io.jato.collections.internal.InsertOnlyRefusals;
 import io.jato.stm.Stm;
 import io.jato.stm.spi.ConcurrencyControl;
 import io.jato.stm.spi.Entry;
@@ -30,8 +31,16 @@ abstract class CommittedIndex extends TreeStructure {
     /** The participant of every write a transaction buffers in this index; one per index, final. */
     final Participant participant;
 
-    CommittedIndex(Stm stm, boolean longKeys, int capacity, boolean layout) {
+    /**
+     * Whether a key, once inserted, keeps its value for ever: writes of present keys and removes
+     * are refused, and a present key is read without an access-set entry where the protocol allows
+     * it ({@link io.jato.stm.spi.TxnContext#readUnchangingRef}). Set at construction.
+     */
+    final boolean insertOnly;
+
+    CommittedIndex(Stm stm, boolean longKeys, int capacity, boolean layout, boolean insertOnly) {
         super(stm, longKeys, capacity, layout);
+        this.insertOnly = insertOnly;
         this.participant = new Participant(this);
     }
 
@@ -219,17 +228,25 @@ abstract class CommittedIndex extends TreeStructure {
         return replaceCommitted(s, REMOVED, true) == null;
     }
 
-    /** Maps {@code k} to {@code value} unless present and {@code onlyIfAbsent}; returns the previous value. */
+    /**
+     * Maps {@code k} to {@code value} unless present and {@code onlyIfAbsent}; returns the previous
+     * value. In an insert-only index, throws {@link UnsupportedOperationException} (changing
+     * nothing) if the key is present and not {@code onlyIfAbsent}.
+     */
     public final Object singlePut(long k, Object ok, Object value, boolean onlyIfAbsent) {
         Object prefix = admit(k, ok);
         for (;;) {
             Slot s = findSlot(k, ok);
             if (s != null) {
-                Object old = replaceCommitted(s, value, onlyIfAbsent);
-                if (old != RETRY) {
-                    return old;
+                // Insert-only: fill a slot without a value only, decided under the slot's lock.
+                Object old = replaceCommitted(s, value, onlyIfAbsent || insertOnly);
+                if (old == RETRY) {
+                    continue;
                 }
-                continue;
+                if (insertOnly && old != null && !onlyIfAbsent) {
+                    throw InsertOnlyRefusals.presentKey(describe(k, ok));
+                }
+                return old;
             }
             // Absent: insert under the transactional lock of the leaf that covers the key.
             Leaf l = descend(CONTAINS, k, ok);
@@ -260,8 +277,14 @@ abstract class CommittedIndex extends TreeStructure {
         }
     }
 
-    /** Removes {@code k}; returns the removed value or null. */
+    /**
+     * Removes {@code k}; returns the removed value or null. In an insert-only index, throws
+     * {@link UnsupportedOperationException} and changes nothing.
+     */
     public final Object singleRemove(long k, Object ok) {
+        if (insertOnly) {
+            throw InsertOnlyRefusals.refused("remove");
+        }
         for (;;) {
             Slot s = findSlot(k, ok);
             Object old = s == null ? null : replaceCommitted(s, REMOVED, false);

@@ -16,8 +16,8 @@ public abstract class LongKeyIndex extends SortedIndex {
      * @param capacity   keys per leaf and separators per inner node
      * @param suffixBits 0 for no prefix layout, else the number of low bits that vary within a prefix
      */
-    protected LongKeyIndex(Stm stm, int capacity, int suffixBits) {
-        super(stm, true, capacity, suffixBits > 0);
+    protected LongKeyIndex(Stm stm, int capacity, int suffixBits, boolean insertOnly) {
+        super(stm, true, capacity, suffixBits > 0, insertOnly);
         this.suffixBits = suffixBits;
     }
 

@@ -24,8 +24,9 @@ public abstract class ObjectKeyIndex extends SortedIndex {
      * @param prefixStart null for no prefix layout, else key &rarr; the first key of its prefix
      */
     @SuppressWarnings("unchecked")
-    protected ObjectKeyIndex(Stm stm, int capacity, Comparator<?> comparator, UnaryOperator<?> prefixStart) {
-        super(stm, false, capacity, prefixStart != null);
+    protected ObjectKeyIndex(Stm stm, int capacity, Comparator<?> comparator, UnaryOperator<?> prefixStart,
+                             boolean insertOnly) {
+        super(stm, false, capacity, prefixStart != null, insertOnly);
         this.natural = comparator == null;
         this.comparator = natural ? NATURAL : (Comparator<Object>) comparator;
         this.prefixStart = (UnaryOperator<Object>) prefixStart;

@@ -1,5 +1,6 @@
 package io.jato.collections.internal.sorted;
 
+import io.jato.collections.internal.InsertOnlyRefusals;
 import io.jato.stm.AbortCause;
 import io.jato.stm.Stm;
 import io.jato.stm.spi.ConcurrencyControl;
@@ -53,8 +54,8 @@ public abstract class SortedIndex extends CommittedIndex {
      */
     private final long absenceMark = 1L << (63 - (MARKS.getAndIncrement() & 63));
 
-    SortedIndex(Stm stm, boolean longKeys, int capacity, boolean layout) {
-        super(stm, longKeys, capacity, layout);
+    SortedIndex(Stm stm, boolean longKeys, int capacity, boolean layout, boolean insertOnly) {
+        super(stm, longKeys, capacity, layout, insertOnly);
         this.anchor = new TxItem(domain);
     }
 
@@ -117,16 +118,54 @@ public abstract class SortedIndex extends CommittedIndex {
         return !e.has(Entry.WRITE) && e.readRef() == REMOVED ? null : e;
     }
 
+    /** @return whether this index is insert-only (see {@link CommittedIndex#insertOnly}) */
+    public final boolean isInsertOnly() {
+        return insertOnly;
+    }
+
     /** @return the value of {@code key} as of this transaction, or null */
     public final Object get(TxnContext ctx, long k, Object ok) {
-        Entry e = locate(ctx, k, ok);
+        Slot own = ownInsert(ctx, k, ok);
+        if (own != null) {
+            return valueOf(ctx.find(own));
+        }
+        if (insertOnly) {
+            for (;;) {
+                Leaf l = descend(CONTAINS, k, ok);
+                Slot s = probe(l, k, ok);
+                if (s == RETRY) {
+                    continue;
+                }
+                Object v = unchangingValue(ctx, s);
+                if (v != null) {
+                    return v;
+                }
+                // The protocol declined (or the key is absent): read as usual, from this probe.
+                Entry e = locateLinked(ctx, k, ok, l, s);
+                return e == null ? null : valueOf(e);
+            }
+        }
+        Entry e = locateLinked(ctx, k, ok, null, null);
         return e == null ? null : valueOf(e);
     }
 
     /** @return whether {@code key} is present as of this transaction */
     public final boolean containsKey(TxnContext ctx, long k, Object ok) {
-        Entry e = locate(ctx, k, ok);
-        return e != null && valueOf(e) != null;
+        return get(ctx, k, ok) != null;
+    }
+
+    /**
+     * In an insert-only index: the committed value of linked slot {@code s} read without an
+     * access-set entry, or null if there is no slot or the protocol declines (then read it as
+     * usual). Such a value is the key's for ever: no transaction can replace or remove it.
+     */
+    private Object unchangingValue(TxnContext ctx, Slot s) {
+        if (s == null) {
+            return null;
+        }
+        Object v = ctx.readUnchangingRef(s);
+        // A multi-version placeholder or a retired slot: not a value; the usual read decides.
+        return v == REMOVED || v == ConcurrencyControl.NO_VERSION ? null : v;
     }
 
     /**
@@ -140,22 +179,38 @@ public abstract class SortedIndex extends CommittedIndex {
         if (own != null) {
             return ctx.find(own);
         }
+        return locateLinked(ctx, k, ok, null, null);
+    }
+
+    /**
+     * {@link #locate} once this transaction's own insert of {@code k} is ruled out, starting from
+     * leaf {@code l} and what probing it for {@code k} found ({@code s}; null: absent from it), or
+     * with a descent of its own if {@code l} is null: a lookup that tried an entry-free read hands
+     * over its probe, so a protocol that declines costs no second descent.
+     */
+    private Entry locateLinked(TxnContext ctx, long k, Object ok, Leaf l, Slot s) {
         for (;;) {
-            Leaf l = descend(CONTAINS, k, ok);
-            Slot s = probe(l, k, ok);
-            if (s == RETRY) {
-                continue;
+            if (l == null) {
+                l = descend(CONTAINS, k, ok);
+                s = probe(l, k, ok);
+                if (s == RETRY) {
+                    l = null;
+                    continue;
+                }
             }
             if (s != null) {
                 Entry e = readSlot(ctx, s);
                 if (e != null) {
                     return e;
                 }
+                l = null;
                 continue;
             }
             Entry le = ctx.entry(l);
             if (!le.has(Entry.READ)) {
+                // Observe the leaf, then probe again: an insert the next read misses changes it.
                 ctx.observe(le);
+                l = null;
                 continue;
             }
             noteAbsent(ctx, k, ok);
@@ -217,7 +272,11 @@ public abstract class SortedIndex extends CommittedIndex {
         return lo;
     }
 
-    /** Maps {@code k} to {@code value} (unless present and {@code onlyIfAbsent}); returns the previous value. */
+    /**
+     * Maps {@code k} to {@code value} (unless present and {@code onlyIfAbsent}); returns the previous
+     * value. In an insert-only index, throws {@link UnsupportedOperationException} (changing
+     * nothing) if the key is present and not {@code onlyIfAbsent}.
+     */
     public final Object put(TxnContext ctx, long k, Object ok, Object value, boolean onlyIfAbsent) {
         for (;;) {
             Entry e;
@@ -231,6 +290,15 @@ public abstract class SortedIndex extends CommittedIndex {
                 if (s == RETRY) {
                     continue;
                 }
+                if (insertOnly) {
+                    Object v = unchangingValue(ctx, s);
+                    if (v != null) {
+                        if (onlyIfAbsent) {
+                            return v;
+                        }
+                        throw InsertOnlyRefusals.presentKey(describe(k, ok));
+                    }
+                }
                 e = s == null ? null : readSlot(ctx, s);
                 if (s != null && e == null) {
                     continue;
@@ -241,6 +309,9 @@ public abstract class SortedIndex extends CommittedIndex {
                 return null;
             }
             Object current = valueOf(e);
+            if (insertOnly && current != null && !onlyIfAbsent) {
+                throw InsertOnlyRefusals.presentKey(describe(k, ok));
+            }
             if (current == null || !onlyIfAbsent) {
                 checkLookedUpAbsent(ctx, e, k, ok);
                 write(ctx, e, value);
@@ -249,8 +320,14 @@ public abstract class SortedIndex extends CommittedIndex {
         }
     }
 
-    /** Removes {@code k}; returns the removed value, or null if it was absent. */
+    /**
+     * Removes {@code k}; returns the removed value, or null if it was absent. In an insert-only
+     * index, throws {@link UnsupportedOperationException} before anything is read.
+     */
     public final Object remove(TxnContext ctx, long k, Object ok) {
+        if (insertOnly) {
+            throw InsertOnlyRefusals.refused("remove");
+        }
         Entry e = locate(ctx, k, ok);
         if (e == null) {
             return null;
@@ -447,7 +524,8 @@ public abstract class SortedIndex extends CommittedIndex {
                 co = s.okey;
                 cInc = false;
                 cInf = false;
-                Object value = ctx == null ? committedValue(s) : valueOf(readOrOwn(ctx, s));
+                Object value = ctx == null ? committedValue(s)
+                        : insertOnly && s == ps ? unchangingOrRead(ctx, s) : valueOf(readOrOwn(ctx, s));
                 if (value != null) {
                     last = s;
                     if (visitor != null && !emit(visitor, s, value)) {
@@ -488,6 +566,15 @@ public abstract class SortedIndex extends CommittedIndex {
             ctx.readRef(s, e);
         }
         return e;
+    }
+
+    /**
+     * A scan's read of linked slot {@code s} of an insert-only index: without an entry if the
+     * protocol allows it. The leaves the scan observed still catch inserts into its range.
+     */
+    private Object unchangingOrRead(TxnContext ctx, Slot s) {
+        Object v = unchangingValue(ctx, s);
+        return v != null ? v : valueOf(readOrOwn(ctx, s));
     }
 
     private Object committedValue(Slot s) {
