@@ -281,14 +281,25 @@ public abstract class SortedIndex extends CommittedIndex {
         for (;;) {
             Entry e;
             Leaf l = null;
-            Slot own = ownInsert(ctx, k, ok);
-            if (own != null) {
-                e = ctx.find(own);
+            Pending p = pending(ctx);
+            int i = p == null ? 0 : pendingBound(p, k, ok, false);
+            if (i < (p == null ? 0 : p.size) && cmp(p.slots[i], k, ok) == 0) {
+                e = ctx.find(p.slots[i]);
             } else {
-                l = descend(CONTAINS, k, ok);
-                Slot s = probe(l, k, ok);
+                Slot s = RETRY;
+                if (i > 0) {
+                    // The leaf of this transaction's insert just below k (an order's previous
+                    // line, say) covers k too, often: then probing it saves the descent. A leaf
+                    // split or merged since answers RETRY, and the descent decides.
+                    l = p.slots[i - 1].hint;
+                    s = l == null ? RETRY : probe(l, k, ok);
+                }
                 if (s == RETRY) {
-                    continue;
+                    l = descend(CONTAINS, k, ok);
+                    s = probe(l, k, ok);
+                    if (s == RETRY) {
+                        continue;
+                    }
                 }
                 if (insertOnly) {
                     Object v = unchangingValue(ctx, s);
