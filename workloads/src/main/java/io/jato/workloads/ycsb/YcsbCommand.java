@@ -36,7 +36,8 @@ public final class YcsbCommand implements WorkloadCommand {
                 update adds 1 to one column. With --layout rows it installs a copy of the row (one
                 version per row); with coarse or split the row is a record updated in place, with one
                 version or with even/odd column groups, and --writes updater makes the increment a
-                blind commit-time update. After the run the check verifies that the columns grew by
+                blind commit-time update; the record layouts look a transaction's keys up in one
+                batch (TxLongHashMap.getAll) before its operations. After the run the check verifies that the columns grew by
                 exactly the number of committed increments, per column.
 
                 Mixes:

@@ -6,8 +6,8 @@ import java.util.Arrays;
 
 /**
  * A growable list of index nodes, pooled per transaction ({@link #KIND}): what a transactional
- * iteration of a hash map fills with a snapshot of the index ({@link ChainedIndex#collect}) before
- * it reads the nodes one by one. Once it has grown to the largest map a thread iterates, filling
+ * iteration of a hash map fills with a snapshot of the index ({@link ChainedIndex#collect}), or a
+ * batch lookup with the nodes of its keys, before it reads the nodes one by one. Once it has grown to the largest map a thread iterates, filling
  * it allocates nothing. Owner thread only.
  */
 public final class NodeBuffer implements Scratch.Pooled {
@@ -30,7 +30,8 @@ public final class NodeBuffer implements Scratch.Pooled {
         return nodes[i];
     }
 
-    void add(ChainNode n) {
+    /** Appends {@code n} (null allowed: a batch lookup's miss). */
+    public void add(ChainNode n) {
         if (size == nodes.length) {
             nodes = Arrays.copyOf(nodes, size * 2);
         }
