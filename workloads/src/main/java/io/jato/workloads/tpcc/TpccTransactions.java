@@ -156,6 +156,9 @@ final class TpccTransactions {
      * stock-level scans, so it never grows; cleared per attempt (a few KB, which stay in cache).
      */
     private final IntHashSet slSeen = new IntHashSet(STOCK_LEVEL_ORDERS * MAX_LINES);
+    /** The distinct items' STOCK keys, and the rows one batch lookup of them found. */
+    private final long[] slStockKeys = new long[STOCK_LEVEL_ORDERS * MAX_LINES];
+    private final Stock[] slStocks = new Stock[STOCK_LEVEL_ORDERS * MAX_LINES];
 
     private final TxLongSortedMap.Visitor<Order> firstNewOrder = (key, order) -> {
         foundKey = key;
@@ -629,13 +632,18 @@ final class TpccTransactions {
         txnOfScan = null;
         IntHashSet seen = slSeen;
         seen.clear();
-        int low = 0;
+        int distinct = 0;
         for (int i = 0; i < slItemCount; i++) {
             int item = slItems[i];
-            if (!seen.add(item)) {
-                continue;
+            if (seen.add(item)) {
+                slStockKeys[distinct++] = TpccKeys.stock(w, item);
             }
-            if (db.stock.get(txn, TpccKeys.stock(w, item)).quantity(txn) < slThreshold) {
+        }
+        // The distinct items' stock in one batch (about 200 lookups): their cache misses overlap.
+        db.stock.getAll(txn, slStockKeys, distinct, slStocks);
+        int low = 0;
+        for (int i = 0; i < distinct; i++) {
+            if (slStocks[i].quantity(txn) < slThreshold) {
                 low++;
             }
         }
