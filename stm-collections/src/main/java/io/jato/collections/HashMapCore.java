@@ -1,6 +1,5 @@
 package io.jato.collections;
 
-import io.jato.collections.internal.InsertOnlyRefusals;
 import io.jato.collections.internal.hash.ChainedIndex;
 import io.jato.collections.internal.hash.NodeBuffer;
 import io.jato.stm.AbortCause;
@@ -166,16 +165,6 @@ abstract class HashMapCore<N extends RefItem> {
     static boolean presentNonTx(ConcurrencyControl cc, RefItem n) {
         Object current = cc.loadRef(n);
         return current != REMOVED && presentOrNull(current) != null;
-    }
-
-    /** The exception for an operation an insert-only map refuses; nothing has changed. */
-    static UnsupportedOperationException refused(String operation) {
-        return InsertOnlyRefusals.refused(operation);
-    }
-
-    /** The exception for a {@code put} that would replace a present key's value in an insert-only map. */
-    static UnsupportedOperationException presentKey(Object key) {
-        return InsertOnlyRefusals.presentKey(key);
     }
 
     /** @return the value an entry of a node decides in this transaction: null if deleted */

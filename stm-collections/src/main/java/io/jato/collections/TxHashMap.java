@@ -13,6 +13,9 @@ import io.jato.stm.spi.TxnContext;
 
 import java.util.Objects;
 
+import static io.jato.collections.internal.InsertOnlyRefusals.presentKey;
+import static io.jato.collections.internal.InsertOnlyRefusals.refused;
+
 /*
  * Design. Keys map to nodes through an ObjectNodeIndex (lock-free gets; chains through the nodes);
  * each node is a RefItem, so its value is versioned by the store's protocol. The index, not a

@@ -13,6 +13,9 @@ import io.jato.stm.spi.TxnContext;
 
 import java.util.Objects;
 
+import static io.jato.collections.internal.InsertOnlyRefusals.presentKey;
+import static io.jato.collections.internal.InsertOnlyRefusals.refused;
+
 /*
  * Design. The protocol is TxHashMap's, with the key a primitive long and the index our own
  * (LongNodeIndex): a lookup is table slot -> node (key and chain link inline) -> value, with no
